@@ -1,1 +1,10 @@
-export {};
+// Package root: every schema, type, rule and constant shared by the server and the web app.
+export * from './binary';
+export * from './constants';
+export * from './ids';
+export * from './rules';
+export * from './entities';
+export * from './operate';
+export * from './api';
+export * from './events';
+export * from './mqtt';

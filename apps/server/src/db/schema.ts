@@ -1,0 +1,210 @@
+// Table types for Kysely. Columns are snake_case in SQL and camelCase here (CamelCasePlugin).
+// Conventions on both dialects: times are epoch milliseconds (bigint, read as number), booleans are
+// integers 0/1, JSON is stored as text. Migrations in ./migrations create exactly these tables.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+export interface UsersTable {
+  id: string; // numeric text: the chat platform's user id or one the admin CLI allotted
+  email: string | null; // lower-case
+  emailVal: number;
+  acceptedTerms: number;
+  newsletterFrequency: string; // daily | weekly | none
+  mqttPasswordEnc: string; // AES-256-GCM with the server secret; the owner reads it back
+  telegramChatId: string | null;
+  displayName: string | null;
+  isAdmin: number;
+  createdAt: number;
+}
+
+export interface SessionsTable {
+  tokenHash: string; // sha256 of the session token; the token itself is never stored
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+export interface LoginTokensTable {
+  tokenHash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface EmailValidationsTable {
+  tokenHash: string;
+  userId: string;
+  email: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface StationsTable {
+  id: string; // {name}@{userId}
+  name: string;
+  userId: string;
+  status: number; // 1 online, 0 offline
+  lat: number;
+  lng: number;
+  elevationM: number | null;
+  satellite: string | null;
+  version: number | null;
+  gitVersion: string | null;
+  board: string | null;
+  mac: string | null;
+  localIp: string | null;
+  wifiRssi: number | null;
+  radioStatus: number | null;
+  tx: number;
+  modemConf: string | null; // JSON text as the station sent it
+  lastSeen: number | null;
+  lastPacketTime: number | null;
+  creationDate: number;
+  autoTune: number | null; // 137 | 433 | 900 | 2400 | 0 | null
+  test: number;
+  autoUpdate: number;
+  beta: number;
+  description: string;
+  antenna: string | null;
+  antennaBandLowMhz: number;
+  antennaBandHighMhz: number;
+  recordDistanceKm: number;
+  telemetryPackets: number;
+  confirmedPackets: number;
+  crcErrors: number;
+}
+
+export interface StationPicturesTable {
+  id: string; // shortId
+  stationId: string;
+  status: number; // 0 pending, 1 approved, negative skipped/rejected
+  size: number;
+  origName: string;
+  type: string;
+  createdAt: number;
+}
+
+export interface SatellitesTable {
+  name: string;
+  displayName: string;
+  norad: number | null;
+  status: string;
+  description: string;
+  longDescription: string;
+  launchDate: number | null;
+  configurations: string; // JSON array of modem configurations; the first is the default
+  tle: string | null; // JSON [name, line1, line2]
+  images: string; // JSON array of URLs
+  webTemplate: string;
+  decoder: string | null;
+  frames: number;
+  confirmedPackets: number;
+  lastPacketTime: number | null;
+  updatedAt: number;
+}
+
+export interface PacketsTable {
+  id: string; // 24 hex digits: seconds timestamp + random, like the live network's ids
+  satellite: string;
+  norad: number | null;
+  serverTime: number;
+  raw: string; // base64
+  frameHash: string; // sha256(satellite + bytes): receptions of the same frame merge on it
+  mode: string;
+  freq: number;
+  sf: number | null;
+  cr: number | null;
+  bw: number | null;
+  bitrate: number | null;
+  freqDev: number | null;
+  rxBw: number | null;
+  parsed: string | null; // JSON; null when not decoded
+  crcError: number;
+  isTest: number;
+  satLat: number | null;
+  satLng: number | null;
+  satAlt: number | null;
+  sunLit: number | null;
+  eclipseDepth: number | null;
+  footPrint: number | null;
+  stationNumber: number;
+  txPowerMw: number | null;
+  historical: number; // imported from another server's API document
+}
+
+export interface ReceptionsTable {
+  packetId: string;
+  stationId: string;
+  userId: string;
+  serverTime: number;
+  lat: number;
+  lng: number;
+  distance: number | null;
+  elevation: number | null;
+  azimuth: number | null;
+  usecTime: number | null;
+  doppler: number | null;
+  fDoppler: number | null;
+  frequencyOffset: number | null;
+  crcError: number;
+  rssi: number | null;
+  snr: number | null;
+  frequencyError: number | null;
+}
+
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface StationDailyStatsTable {
+  stationId: string;
+  day: string; // YYYY-MM-DD (UTC)
+  satellite: string;
+  frames: number;
+}
+
+export interface PendingCreationsTable {
+  id: string;
+  otp: string;
+  userId: string;
+  stationName: string;
+  lat: number;
+  lng: number;
+  adminPwEnc: string;
+  tz: string;
+  status: string; // pending | delivered | success | error
+  text: string;
+  createdAt: number;
+  expiresAt: number;
+  deliveredAt: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  loginTokens: LoginTokensTable;
+  emailValidations: EmailValidationsTable;
+  stations: StationsTable;
+  stationPictures: StationPicturesTable;
+  satellites: SatellitesTable;
+  packets: PacketsTable;
+  receptions: ReceptionsTable;
+  counters: CountersTable;
+  stationDailyStats: StationDailyStatsTable;
+  pendingCreations: PendingCreationsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type StationRow = Selectable<StationsTable>;
+export type NewStation = Insertable<StationsTable>;
+export type StationUpdate = Updateable<StationsTable>;
+export type SatelliteRow = Selectable<SatellitesTable>;
+export type PacketRow = Selectable<PacketsTable>;
+export type NewPacket = Insertable<PacketsTable>;
+export type ReceptionRow = Selectable<ReceptionsTable>;
+export type NewReception = Insertable<ReceptionsTable>;
+export type PictureRow = Selectable<StationPicturesTable>;
+export type PendingCreationRow = Selectable<PendingCreationsTable>;

@@ -1,0 +1,180 @@
+// Builds the Fastify application: validation and serialisation through the contracts schemas,
+// one error shape, security headers, compression, the OpenAPI document and reference page,
+// every route module, and the web app with its history-mode fallback.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from '../context';
+import { REPO_ROOT } from '../config';
+import { HttpError } from './errors';
+import { routeModules } from './routes';
+
+/** Paths that belong to the API; everything else under GET falls back to the web app. */
+const API_PREFIXES = ['/v1/', '/v2/', '/sse/', '/weblogin', '/credentials', '/healthz', '/openapi.json', '/docs', '/altcha', '/images/', '/pictures/', '/viewer'];
+
+function isDatabaseOutage(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  if (!e) return false;
+  const code = e.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'SQLITE_BUSY', 'SQLITE_IOERR'].includes(code) ||
+    /Connection terminated|connect ECONNREFUSED|database system is (starting up|shutting down)/i.test(e.message ?? '')
+  );
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app: App = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    maxParamLength: 500,
+    // Station ids contain '@'; keep the router from treating anything oddly.
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof HttpError) {
+      return reply.status(err.statusCode).send({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.map((v) => ({
+        path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      return reply.status(400).send({ error: `Invalid ${err.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues });
+    }
+    if (isDatabaseOutage(err)) {
+      req.log.error({ err }, 'database unavailable');
+      return reply.status(503).send({ error: 'Service temporarily unavailable: the database cannot be reached. Please try again shortly.' });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, cause: err.cause }, 'response does not match its schema');
+      return reply.status(500).send({ error: 'Internal server error' });
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      req.log.error({ err }, 'unhandled error');
+      return reply.status(500).send({ error: 'Internal server error' });
+    }
+    // Fastify's own client errors (bad JSON, too large, unsupported media type...).
+    return reply.status(status).send({ error: err.message });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Map tiles come from the configured tile servers.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'"],
+        // Only the app itself may frame our pages (the viewer is embedded by the app).
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    frameguard: { action: 'sameorigin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: false,
+  });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  await app.register(rateLimit, { global: false });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${ctx.config.productName} API`,
+        description: 'Public data, accounts and station control of the ground-station network. Authenticated calls carry the headers `userId` and `sessionToken`.',
+        version: '1.0.0',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await ctx.database.db.selectFrom('counters').select('name').limit(1).execute();
+      return { status: 'ok' };
+    } catch (err) {
+      reply.log.warn({ err }, 'health check: database unavailable');
+      return reply.status(503).send({ status: 'unavailable', error: 'database unavailable' });
+    }
+  });
+
+  for (const register of routeModules) await register(app, ctx);
+
+  // Static files: catalogue images shipped in seed/, uploaded pictures, the viewer and the web app.
+  await app.register(fastifyStatic, { root: join(REPO_ROOT, 'apps/server/seed/images'), prefix: '/images/', decorateReply: false });
+  await app.register(fastifyStatic, { root: join(ctx.config.dataDir, 'pictures'), prefix: '/pictures/', decorateReply: false, allowedPath: (p) => !p.includes('..') });
+  if (existsSync(ctx.config.viewerDist)) {
+    await app.register(fastifyStatic, { root: ctx.config.viewerDist, prefix: '/viewer/', decorateReply: false });
+    app.get('/viewer', { schema: { hide: true } }, (req, reply) => {
+      const q = req.url.indexOf('?');
+      return reply.redirect(`/viewer/${q >= 0 ? req.url.slice(q) : ''}`);
+    });
+  }
+  const hasWeb = existsSync(join(ctx.config.webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: ctx.config.webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders(reply, path) {
+        // Hashed bundles never change; index.html must always be revalidated.
+        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((p) => path.startsWith(p));
+    if (hasWeb && req.method === 'GET' && !isApi && !/\.[a-z0-9]{2,5}$/i.test(path)) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html', ctx.config.webDist);
+    }
+    return reply.status(404).send({ error: `Not found: ${req.method} ${path}` });
+  });
+
+  return app;
+}

@@ -1,0 +1,8 @@
+// Every route module of the API, registered in this order by buildApp. Each module is
+// `(app, ctx) => Promise<void>` and owns the routes of one part of the product.
+import type { App } from '../app';
+import type { AppContext } from '../../context';
+
+export type RouteModule = (app: App, ctx: AppContext) => Promise<void>;
+
+export const routeModules: RouteModule[] = [];

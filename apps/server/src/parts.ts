@@ -1,0 +1,16 @@
+// Long-running parts of the server besides HTTP (broker and ingest, live events, auto-tune, mail,
+// chat bot, simulator). Each starts with the shared context and returns how to stop it.
+// main.ts and the test harness start them in this order and stop them in reverse.
+import type { AppContext } from './context';
+
+export interface RunningPart {
+  stop(): Promise<void>;
+}
+
+export interface Part {
+  name: string;
+  /** Return null when the part is switched off by configuration. */
+  start(ctx: AppContext): Promise<RunningPart | null>;
+}
+
+export const parts: Part[] = [];

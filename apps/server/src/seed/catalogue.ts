@@ -1,0 +1,77 @@
+// Loads the satellite catalogue (apps/server/seed/satellites/*.json, templates and images beside
+// them) into storage. Data, not code: adding a satellite is adding a file. Also used by the CLI's
+// `satellites import FILE`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SatelliteStatusSchema } from '@tinygs/contracts';
+import { z } from 'zod';
+import { REPO_ROOT } from '../config';
+import type { Db } from '../db/connect';
+
+export const SEED_DIR = join(REPO_ROOT, 'apps/server/seed');
+
+export const CatalogueEntrySchema = z.object({
+  name: z.string().min(1).max(64),
+  displayName: z.string().min(1).max(64),
+  norad: z.number().int().positive().nullable(),
+  status: SatelliteStatusSchema,
+  description: z.string().max(1000).default(''),
+  longDescription: z.string().max(20_000).default(''),
+  launchDate: z.string().nullable().default(null),
+  configurations: z.array(z.looseObject({ mode: z.enum(['LoRa', 'FSK']), freq: z.number() })),
+  tle: z.tuple([z.string(), z.string(), z.string()]).nullable().default(null),
+  images: z.array(z.string()).default([]),
+  decoder: z.string().nullable().default(null),
+  webTemplate: z.string().nullable().default(null),
+});
+export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
+
+export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template: string }[] {
+  const satDir = join(dir, 'satellites');
+  return readdirSync(satDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const entry = CatalogueEntrySchema.parse(JSON.parse(readFileSync(join(satDir, file), 'utf8')));
+      const template = entry.webTemplate ? readFileSync(join(dir, 'templates', entry.webTemplate), 'utf8') : '';
+      return { entry, template };
+    });
+}
+
+/** Inserts or updates satellites by name; counters (frames, packets) of existing rows are kept. */
+export async function upsertSatellites(database: Db, items: { entry: CatalogueEntry; template: string }[]): Promise<number> {
+  const now = Date.now();
+  await database.db.transaction().execute(async (trx) => {
+    for (const { entry, template } of items) {
+      const row = {
+        displayName: entry.displayName,
+        norad: entry.norad,
+        status: entry.status,
+        description: entry.description,
+        longDescription: entry.longDescription,
+        launchDate: entry.launchDate ? Date.parse(entry.launchDate) : null,
+        configurations: JSON.stringify(entry.configurations),
+        tle: entry.tle ? JSON.stringify(entry.tle) : null,
+        images: JSON.stringify(entry.images.map((img) => (img.startsWith('/') || img.includes('://') ? img : `/images/${img}`))),
+        webTemplate: template,
+        decoder: entry.decoder,
+        updatedAt: now,
+      };
+      await trx
+        .insertInto('satellites')
+        .values({ name: entry.name, ...row, frames: 0, confirmedPackets: 0, lastPacketTime: null })
+        .onConflict((oc) => oc.column('name').doUpdateSet(row))
+        .execute();
+    }
+  });
+  return items.length;
+}
+
+export async function seedCatalogue(database: Db, dir = SEED_DIR): Promise<number> {
+  return upsertSatellites(database, readCatalogue(dir));
+}
+
+export async function isCatalogueEmpty(database: Db): Promise<boolean> {
+  const row = await database.db.selectFrom('satellites').select('name').limit(1).executeTakeFirst();
+  return row === undefined;
+}

@@ -1,0 +1,67 @@
+// Assembles the whole server: storage (migrated, seeded when empty), the long-running parts and
+// the HTTP app. main.ts runs it; integration tests run the same assembly on temporary storage.
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase } from './db/connect';
+import { migrateToLatest } from './db/migrate';
+import { EventBus } from './events';
+import { buildApp, type App } from './http/app';
+import { createLogger } from './logger';
+import { parts as defaultParts, type Part, type RunningPart } from './parts';
+import { isCatalogueEmpty, seedCatalogue } from './seed/catalogue';
+
+export interface Server {
+  ctx: AppContext;
+  app: App;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  log?: Logger;
+  /** Which long-running parts to start (default: all registered). */
+  parts?: Part[];
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const database = openDatabase(config.database);
+  const applied = await migrateToLatest(database.db);
+  if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  if (config.seedOnEmpty && (await isCatalogueEmpty(database))) {
+    const n = await seedCatalogue(database);
+    log.info({ satellites: n }, 'catalogue seeded');
+  }
+  const ctx: AppContext = { config, database, log, events: new EventBus(), services: {} };
+  const running: { name: string; part: RunningPart }[] = [];
+  const stopAll = async () => {
+    for (const { name, part } of running.reverse()) {
+      try {
+        await part.stop();
+      } catch (err) {
+        log.error({ err, part: name }, 'part did not stop cleanly');
+      }
+    }
+  };
+  try {
+    for (const part of options.parts ?? defaultParts) {
+      const started = await part.start(ctx);
+      if (started) running.push({ name: part.name, part: started });
+    }
+    const app = await buildApp(ctx);
+    await app.ready();
+    return {
+      ctx,
+      app,
+      async close() {
+        await app.close();
+        await stopAll();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    await database.close();
+    throw err;
+  }
+}

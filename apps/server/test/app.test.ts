@@ -1,0 +1,46 @@
+// The HTTP skeleton as a client meets it: health, API reference, error shapes, web fallback.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestServer, type TestServer } from './harness';
+
+describe.each(DIALECTS)('HTTP skeleton on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers the health check once storage is migrated', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves an OpenAPI 3.1 document and the reference page', async () => {
+    const doc = await server.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toBe('3.1.0');
+    const page = await server.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/v1/does-not-exist' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatch(/Not found/);
+  });
+
+  it('seeds the catalogue on an empty database', async () => {
+    const rows = await server.ctx.database.db.selectFrom('satellites').select('name').execute();
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('sets security headers', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+  });
+});

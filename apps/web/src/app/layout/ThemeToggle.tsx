@@ -1,0 +1,23 @@
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import { useColorScheme } from '@mui/material/styles';
+import DarkModeIcon from '@mui/icons-material/DarkMode';
+import LightModeIcon from '@mui/icons-material/LightMode';
+
+/** Starts from the system preference; a click pins the opposite scheme (remembered by MUI). */
+export function ThemeToggle() {
+  const { mode, systemMode, setMode } = useColorScheme();
+  const resolved = mode === 'system' || !mode ? (systemMode ?? 'light') : mode;
+  const next = resolved === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip title={`Switch to ${next} theme`}>
+      <IconButton
+        color="inherit"
+        aria-label={`Switch to ${next} theme`}
+        onClick={() => setMode(next)}
+      >
+        {resolved === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}
+      </IconButton>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,92 @@
+// Route table (SPEC.md section 2). Every page except Home is a separate chunk loaded on demand,
+// so the first paint of / carries only the shell and the home screen.
+import { lazy } from 'react';
+import type { RouteObject } from 'react-router';
+import { AppLayout } from './layout/AppLayout';
+import { RouteError } from './layout/RouteError';
+import type { RouteHandle } from './routeTitle';
+import HomeRoute from './routes/HomeRoute';
+
+const StationsPage = lazy(() => import('../features/stations/StationsPage'));
+const PacketsRoute = lazy(() => import('./routes/PacketsRoute'));
+const PacketRoute = lazy(() => import('./routes/PacketRoute'));
+const SatelliteListPage = lazy(() => import('../features/satellites/SatelliteListPage'));
+const SatelliteTablePage = lazy(() => import('../features/satellites/SatelliteTablePage'));
+const SatelliteRoute = lazy(() => import('./routes/SatelliteRoute'));
+const StationPage = lazy(() => import('../features/station/StationPage'));
+const UserPage = lazy(() => import('../features/user/UserPage'));
+const AboutRoute = lazy(() => import('./routes/AboutRoute'));
+const HistoryRoute = lazy(() => import('./routes/HistoryRoute'));
+const TermsRoute = lazy(() => import('./routes/TermsRoute'));
+const AprilPage = lazy(() => import('../features/info/AprilPage'));
+
+function titled(title: RouteHandle['title']): { handle: RouteHandle } {
+  return { handle: { title } };
+}
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <HomeRoute />, ...titled('Home') },
+      { path: 'stations', element: <StationsPage />, ...titled('Stations') },
+      { path: 'packets', element: <PacketsRoute />, ...titled('Packets') },
+      { path: 'packet/:id', element: <PacketRoute inactive={false} />, ...titled('Packet') },
+      { path: 'packetIna/:id', element: <PacketRoute inactive />, ...titled('Packet') },
+      { path: 'satellites', element: <SatelliteListPage list="active" />, ...titled('Satellites') },
+      {
+        path: 'satellitesFSK',
+        element: <SatelliteListPage list="fsk" />,
+        ...titled('FSK Satellites'),
+      },
+      {
+        path: 'satelliteFSK',
+        element: <SatelliteListPage list="fsk" />,
+        ...titled('FSK Satellites'),
+      },
+      {
+        path: 'satellitesSL',
+        element: <SatelliteTablePage list="starlink" />,
+        ...titled('Starlink Satellites'),
+      },
+      {
+        path: 'satellitesIna',
+        element: <SatelliteListPage list="inactive" />,
+        ...titled('Inactive Satellites'),
+      },
+      {
+        path: 'satellitesFut',
+        element: <SatelliteListPage list="future" />,
+        ...titled('Future Satellites'),
+      },
+      {
+        path: 'satellitesSurv',
+        element: <SatelliteTablePage list="surveillance" />,
+        ...titled('Surveillance Mode'),
+      },
+      { path: 'balloons', element: <SatelliteListPage list="balloons" />, ...titled('Balloons') },
+      {
+        path: 'satellite/:name',
+        element: <SatelliteRoute inactive={false} />,
+        ...titled((params) => params.name ?? 'Satellite'),
+      },
+      {
+        path: 'satelliteIna/:name',
+        element: <SatelliteRoute inactive />,
+        ...titled((params) => params.name ?? 'Satellite'),
+      },
+      {
+        path: 'station/:stationId',
+        element: <StationPage />,
+        ...titled((params) => params.stationId ?? 'Station'),
+      },
+      { path: 'user/:userId', element: <UserPage />, ...titled('User Console') },
+      { path: 'april/:id', element: <AprilPage />, ...titled('April Fools') },
+      { path: 'about', element: <AboutRoute />, ...titled('Meet the team') },
+      { path: 'history', element: <HistoryRoute />, ...titled('History') },
+      { path: 'terms', element: <TermsRoute />, ...titled('Terms') },
+    ],
+  },
+];

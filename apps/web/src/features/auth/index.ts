@@ -1,0 +1,1 @@
+export { LoginLinkView, LOGIN_LINK_ERROR } from './components/LoginLinkView';

@@ -1,0 +1,4 @@
+export { useCarouselPhotos } from './api/useCarouselPhotos';
+export { PhotoCarousel } from './components/PhotoCarousel';
+export { HomeIntro } from './components/HomeIntro';
+export { GetStarted } from './components/GetStarted';

@@ -1,0 +1,5 @@
+import type { PacketMapProps } from './types';
+
+export default function PacketMap(_props: PacketMapProps) {
+  return <div />;
+}

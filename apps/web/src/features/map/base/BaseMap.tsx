@@ -1,0 +1,102 @@
+import 'leaflet/dist/leaflet.css';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@tinygs/contracts';
+import L from 'leaflet';
+import { useEffect, useState, type ReactNode } from 'react';
+import { GeoJSON, MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { MAP_MAX_ZOOM, MAP_MIN_ZOOM, tileSourceForZoom } from '../config';
+import { PANES } from './panes';
+import { worldCountries } from './worldOutline';
+
+export interface BaseMapProps {
+  center?: readonly [number, number];
+  zoom?: number;
+  height?: number | string;
+  children?: ReactNode;
+  /** Clicks on the map itself (not on a marker). */
+  onMapClick?: (e: L.LeafletMouseEvent) => void;
+}
+
+/** Every map of the app: canvas renderer, offline world outline, imagery or street tiles by zoom. */
+export function BaseMap({
+  center = MAP_DEFAULT_CENTER,
+  zoom = MAP_DEFAULT_ZOOM,
+  height = 480,
+  children,
+  onMapClick,
+}: BaseMapProps) {
+  return (
+    <MapContainer
+      center={[center[0], center[1]]}
+      zoom={zoom}
+      minZoom={MAP_MIN_ZOOM}
+      maxZoom={MAP_MAX_ZOOM}
+      preferCanvas
+      worldCopyJump
+      style={{ height, width: '100%', background: '#0b1a2c' }}
+    >
+      <Panes />
+      <WorldOutline />
+      <ZoomTiles />
+      {onMapClick && <MapClick onClick={onMapClick} />}
+      {children}
+    </MapContainer>
+  );
+}
+
+function Panes() {
+  const map = useMap();
+  // Panes must exist before any layer names them; layers render after this effect's commit.
+  for (const { name, zIndex } of Object.values(PANES)) {
+    if (!map.getPane(name)) map.createPane(name).style.zIndex = String(zIndex);
+  }
+  return null;
+}
+
+function WorldOutline() {
+  return (
+    <GeoJSON
+      data={worldCountries()}
+      pane={PANES.outline.name}
+      interactive={false}
+      style={{ color: '#7f9bb8', weight: 0.7, fillColor: '#1d3553', fillOpacity: 1 }}
+    />
+  );
+}
+
+function ZoomTiles() {
+  const map = useMap();
+  const [zoom, setZoom] = useState(() => map.getZoom());
+  useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
+  const source = tileSourceForZoom(zoom);
+  return (
+    <TileLayer
+      key={source.url}
+      url={source.url}
+      attribution={source.attribution}
+      maxNativeZoom={source.maxNativeZoom}
+    />
+  );
+}
+
+function MapClick({ onClick }: { onClick: (e: L.LeafletMouseEvent) => void }) {
+  const map = useMap();
+  useEffect(() => {
+    map.on('click', onClick);
+    return () => {
+      map.off('click', onClick);
+    };
+  }, [map, onClick]);
+  return null;
+}
+
+/** A canvas renderer bound to one pane, shared by all layers of that pane on one map. */
+export function paneRenderer(map: L.Map, pane: string): L.Canvas {
+  const store = map as L.Map & { tinygsRenderers?: Map<string, L.Canvas> };
+  store.tinygsRenderers ??= new Map();
+  let renderer = store.tinygsRenderers.get(pane);
+  if (!renderer) {
+    renderer = L.canvas({ pane, padding: 0.5 });
+    store.tinygsRenderers.set(pane, renderer);
+  }
+  return renderer;
+}

@@ -1,0 +1,27 @@
+import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
+import type {
+  LocationPickerProps,
+  PacketMapProps,
+  StationPacketsMapProps,
+  StationsMapProps,
+  WorldMapProps,
+} from './types';
+
+// Leaflet, the world outline and SGP4 load with the first map that renders, never before.
+function deferred<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  const Inner = lazy(load);
+  return function Deferred(props: P): ReactElement {
+    const height = (props as { height?: number | string }).height ?? 400;
+    return (
+      <Suspense fallback={<div aria-busy="true" style={{ height, background: '#0b1a2c' }} />}>
+        <Inner {...props} />
+      </Suspense>
+    );
+  };
+}
+
+export const WorldMap = deferred<WorldMapProps>(() => import('./WorldMap'));
+export const PacketMap = deferred<PacketMapProps>(() => import('./PacketMap'));
+export const StationPacketsMap = deferred<StationPacketsMapProps>(() => import('./StationPacketsMap'));
+export const LocationPicker = deferred<LocationPickerProps>(() => import('./LocationPicker'));
+export const StationsMap = deferred<StationsMapProps>(() => import('./stations/StationsMap'));

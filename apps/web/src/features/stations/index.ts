@@ -1,0 +1,2 @@
+export { StationCard } from './StationCard';
+export type { StationCardProps } from './StationCard';

@@ -1,0 +1,1 @@
+export { StatisticsCards, STATISTICS_ERROR } from './components/StatisticsCards';

@@ -1,0 +1,34 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The API server (apps/server) serves these paths; in development Vite forwards them so the app
+// runs same-origin exactly as it does when the server serves the built files.
+const API_TARGET = process.env.TINYGS_API_URL ?? 'http://localhost:8080';
+const PROXIED_PATHS = [
+  '/v1',
+  '/v2',
+  '/sse',
+  '/weblogin',
+  '/credentials',
+  '/images',
+  '/pictures',
+  '/viewer',
+  '/docs',
+  '/openapi.json',
+];
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: true,
+  },
+  server: {
+    proxy: Object.fromEntries(
+      PROXIED_PATHS.map((path) => [path, { target: API_TARGET, changeOrigin: true, ws: false }]),
+    ),
+  },
+});

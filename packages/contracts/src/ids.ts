@@ -1,0 +1,46 @@
+// Identifiers: station names, user ids and station ids `{name}@{userId}` (SPEC.md sections 2 and 5).
+import { z } from 'zod';
+
+export const STATION_NAME_CHARS_PATTERN = /^[A-Za-z0-9_]+$/;
+export const STATION_NAME_MIN_CHARS = 4;
+export const STATION_NAME_MAX_CHARS = 24;
+
+export const STATION_NAME_ERRORS = {
+  required: 'Station Name is required',
+  tooShort: 'Station Name must be more than 3 characters',
+  tooLong: 'Station Name must be less than 25 characters',
+  chars: 'Allowed characters: A-Z, a-z, 0-9, _',
+} as const;
+
+/** New station names: more than 3 and fewer than 25 characters of A-Z, a-z, 0-9, _. */
+export const StationNameSchema = z
+  .string({ error: STATION_NAME_ERRORS.required })
+  .min(1, { error: STATION_NAME_ERRORS.required, abort: true })
+  .min(STATION_NAME_MIN_CHARS, STATION_NAME_ERRORS.tooShort)
+  .max(STATION_NAME_MAX_CHARS, STATION_NAME_ERRORS.tooLong)
+  .regex(STATION_NAME_CHARS_PATTERN, STATION_NAME_ERRORS.chars);
+
+/** Numeric user id (the MQTT username). Numbers are accepted and become text. */
+export const UserIdSchema = z.coerce
+  .string()
+  .regex(/^\d+$/, 'User id must be a number')
+  .max(20, 'User id is too long');
+export type UserId = z.infer<typeof UserIdSchema>;
+
+// Only the character rule applies to ids: stations created before the length rule keep their names.
+const STATION_ID_PATTERN = /^([A-Za-z0-9_]+)@(\d{1,20})$/;
+export const STATION_ID_ERROR = 'Station id must look like {name}@{userId} (name: A-Z, a-z, 0-9, _; userId: digits)';
+
+export const StationIdSchema = z.string().regex(STATION_ID_PATTERN, STATION_ID_ERROR);
+export type StationId = z.infer<typeof StationIdSchema>;
+
+export function formatStationId(name: string, userId: string | number): string {
+  return `${name}@${String(userId)}`;
+}
+
+/** Splits `{name}@{userId}`; null when the text is not a valid station id. */
+export function parseStationId(stationId: string): { name: string; userId: string } | null {
+  const match = STATION_ID_PATTERN.exec(stationId);
+  if (!match || match[1] === undefined || match[2] === undefined) return null;
+  return { name: match[1], userId: match[2] };
+}
