@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The API server (apps/server) serves these paths; in development Vite forwards them so the app
@@ -17,9 +17,13 @@ const PROXIED_PATHS = [
   '/openapi.json',
 ];
 
+// @vitejs/plugin-react is hoisted to the root node_modules and typed against the root's Vite 8
+// (pulled in by Vitest), while this app builds with its own Vite 7: same runtime plugin shape.
+const reactPlugin = react() as unknown as PluginOption;
+
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  plugins: [reactPlugin],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

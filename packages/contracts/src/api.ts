@@ -19,9 +19,14 @@ import {
   WorldmapSatelliteSchema,
 } from './entities';
 import { StationIdSchema, UserIdSchema } from './ids';
-import { BINARY_ERRORS, CAPTCHA_ERRORS, LoginEmailSchema, PreferencesEmailSchema, TermsAcceptedSchema, TX_EMPTY_ERROR } from './rules';
-
-export * from './operate';
+import {
+  BINARY_ERRORS,
+  CAPTCHA_ERRORS,
+  LoginEmailSchema,
+  PreferencesEmailSchema,
+  TermsAcceptedSchema,
+  TX_EMPTY_ERROR,
+} from './rules';
 
 export const ErrorBodySchema = z.object({
   error: z.string(),
@@ -87,11 +92,16 @@ export const PacketsV2QuerySchema = z.object({
   station: StationIdSchema.optional(),
 });
 export type PacketsV2Query = z.infer<typeof PacketsV2QuerySchema>;
-export const PacketsV2ResponseSchema = z.object({ packets: z.array(PacketSchema), templates: TemplatesSchema });
+export const PacketsV2ResponseSchema = z.object({
+  packets: z.array(PacketSchema),
+  templates: TemplatesSchema,
+});
 export type PacketsV2Response = z.infer<typeof PacketsV2ResponseSchema>;
 
 // GET /v2/packetsIna
-export const PacketsInaQuerySchema = z.object({ satellite: z.string().min(1, 'satellite is required').max(100) });
+export const PacketsInaQuerySchema = z.object({
+  satellite: z.string().min(1, 'satellite is required').max(100),
+});
 export type PacketsInaQuery = z.infer<typeof PacketsInaQuerySchema>;
 export const PacketsInaResponseSchema = z.object({
   /** newest first, at most INACTIVE_PACKETS_SHOWN */
@@ -212,7 +222,11 @@ export type ExportQuery = z.infer<typeof ExportQuerySchema>;
 
 // Search (server addition): satellites and stations by name.
 export const SearchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'Search text is required').max(100, 'Search text must be at most 100 characters'),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Search text is required')
+    .max(100, 'Search text must be at most 100 characters'),
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 export const SearchResponseSchema = z.object({

@@ -53,7 +53,8 @@ export function hexToBytes(text: string): Uint8Array {
   const compact = text.replace(/\s+/g, '');
   if (!HEX_PATTERN.test(compact)) throw new Error('Invalid hex string');
   const bytes = new Uint8Array(compact.length / 2);
-  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(compact.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < bytes.length; i += 1)
+    bytes[i] = parseInt(compact.slice(i * 2, i * 2 + 2), 16);
   return bytes;
 }
 

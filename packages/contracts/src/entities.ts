@@ -15,7 +15,12 @@ export type SatelliteStatus = z.infer<typeof SatelliteStatusSchema>;
 
 export const ModemModeSchema = z.enum(MODEM_MODES);
 
-export const BandSchema = z.union([z.literal(137), z.literal(433), z.literal(900), z.literal(2400)]);
+export const BandSchema = z.union([
+  z.literal(137),
+  z.literal(433),
+  z.literal(900),
+  z.literal(2400),
+]);
 /** A band, or 0 = auto-tune disabled. */
 export const AutoTuneSchema = z.union([BandSchema, z.literal(0)]);
 
@@ -69,7 +74,10 @@ export const FskModemConfSchema = z.looseObject({
   fsw: z.array(z.number().int().min(0).max(255)).max(8).optional(),
   len: z.number().int().optional(),
 });
-export const ModemConfSchema = z.discriminatedUnion('mode', [LoRaModemConfSchema, FskModemConfSchema]);
+export const ModemConfSchema = z.discriminatedUnion('mode', [
+  LoRaModemConfSchema,
+  FskModemConfSchema,
+]);
 export type ModemConf = z.infer<typeof ModemConfSchema>;
 export type LoRaModemConf = z.infer<typeof LoRaModemConfSchema>;
 export type FskModemConf = z.infer<typeof FskModemConfSchema>;
@@ -277,7 +285,9 @@ export const StationOwnerFieldsSchema = z.object({
 export type StationOwnerFields = z.infer<typeof StationOwnerFieldsSchema>;
 
 /** GET /v1/station/{id}: public fields, plus the owner fields when the caller owns the station. */
-export const StationFullSchema = StationPublicSchema.extend(StationOwnerFieldsSchema.partial().shape);
+export const StationFullSchema = StationPublicSchema.extend(
+  StationOwnerFieldsSchema.partial().shape,
+);
 export type StationFull = z.infer<typeof StationFullSchema>;
 /** What the owner receives: every field present. */
 export const StationOwnerViewSchema = StationPublicSchema.extend(StationOwnerFieldsSchema.shape);
@@ -293,7 +303,9 @@ export type NetworkStatistics = z.infer<typeof NetworkStatisticsSchema>;
 export const StationStatisticsDaySchema = z.looseObject({
   /** UTC day, YYYY-MM-DD */
   day: z.string(),
-  frames: z.array(z.looseObject({ satellite: z.string(), satPos: SatPosSchema.partial({ alt: true }) })),
+  frames: z.array(
+    z.looseObject({ satellite: z.string(), satPos: SatPosSchema.partial({ alt: true }) }),
+  ),
 });
 export const StationStatisticsSchema = z.array(StationStatisticsDaySchema);
 export type StationStatistics = z.infer<typeof StationStatisticsSchema>;
@@ -310,15 +322,20 @@ export type User = z.infer<typeof UserSchema>;
 export const MqttCredentialsSchema = z.object({ user: z.string(), pass: z.string() });
 export type MqttCredentials = z.infer<typeof MqttCredentialsSchema>;
 
-
 /** POST /v1/otp body: what the new-station form becomes on the wire. */
 export const CreationPayloadSchema = z.object({
   /** the 6 digits as a number (leading zeros are lost, as the firmware's code is numeric) */
   otp: z.number().int().min(0).max(999_999, 'OTP must be a 6-digit number'),
   station_name: StationNameSchema,
   location: z.tuple([
-    z.number({ error: 'Must be a number' }).min(-90, LATITUDE_RANGE_ERROR).max(90, LATITUDE_RANGE_ERROR),
-    z.number({ error: 'Must be a number' }).min(-180, LONGITUDE_RANGE_ERROR).max(180, LONGITUDE_RANGE_ERROR),
+    z
+      .number({ error: 'Must be a number' })
+      .min(-90, LATITUDE_RANGE_ERROR)
+      .max(90, LATITUDE_RANGE_ERROR),
+    z
+      .number({ error: 'Must be a number' })
+      .min(-180, LONGITUDE_RANGE_ERROR)
+      .max(180, LONGITUDE_RANGE_ERROR),
   ]),
   admin_pw: AdminPasswordSchema,
   /** POSIX time-zone text, e.g. CET-1CEST,M3.5.0,M10.5.0/3 */

@@ -29,7 +29,8 @@ export type UserId = z.infer<typeof UserIdSchema>;
 
 // Only the character rule applies to ids: stations created before the length rule keep their names.
 const STATION_ID_PATTERN = /^([A-Za-z0-9_]+)@(\d{1,20})$/;
-export const STATION_ID_ERROR = 'Station id must look like {name}@{userId} (name: A-Z, a-z, 0-9, _; userId: digits)';
+export const STATION_ID_ERROR =
+  'Station id must look like {name}@{userId} (name: A-Z, a-z, 0-9, _; userId: digits)';
 
 export const StationIdSchema = z.string().regex(STATION_ID_PATTERN, STATION_ID_ERROR);
 export type StationId = z.infer<typeof StationIdSchema>;

@@ -9,7 +9,12 @@ export const TOPIC_KINDS = ['tele', 'cmnd', 'stat'] as const;
 export type TopicKind = (typeof TOPIC_KINDS)[number];
 
 /** Station -> server topic names under tele/. */
-export const TELE_TOPICS = { welcome: 'welcome', ping: 'ping', rx: 'rx', status: 'status' } as const;
+export const TELE_TOPICS = {
+  welcome: 'welcome',
+  ping: 'ping',
+  rx: 'rx',
+  status: 'status',
+} as const;
 
 export const COMMANDS = [
   'begine',
@@ -30,7 +35,12 @@ export type Command = (typeof COMMANDS)[number];
 const TOPIC_LEVEL = /^[^/+#]+$/;
 
 /** `tinygs/{userId}/{station}/{kind}/{name}` */
-export function stationTopic(userId: string | number, station: string, kind: TopicKind, name: string): string {
+export function stationTopic(
+  userId: string | number,
+  station: string,
+  kind: TopicKind,
+  name: string,
+): string {
   return `${MQTT_TOPIC_ROOT}/${String(userId)}/${station}/${kind}/${name}`;
 }
 
@@ -56,7 +66,13 @@ export function parseStationTopic(topic: string): StationTopic | null {
   const parts = topic.split('/');
   if (parts.length !== 5) return null;
   const [root, userId, station, kind, name] = parts;
-  if (root !== MQTT_TOPIC_ROOT || userId === undefined || station === undefined || name === undefined) return null;
+  if (
+    root !== MQTT_TOPIC_ROOT ||
+    userId === undefined ||
+    station === undefined ||
+    name === undefined
+  )
+    return null;
   if (!/^\d+$/.test(userId)) return null;
   if (!TOPIC_LEVEL.test(station) || !TOPIC_LEVEL.test(name)) return null;
   if (kind !== 'tele' && kind !== 'cmnd' && kind !== 'stat') return null;
@@ -158,7 +174,10 @@ export const FskRxPayloadSchema = z.looseObject({
   rxBw: z.number(),
   data_raw: base64Text.optional(),
 });
-export const RxPayloadSchema = z.discriminatedUnion('mode', [LoRaRxPayloadSchema, FskRxPayloadSchema]);
+export const RxPayloadSchema = z.discriminatedUnion('mode', [
+  LoRaRxPayloadSchema,
+  FskRxPayloadSchema,
+]);
 export type RxPayload = z.infer<typeof RxPayloadSchema>;
 export type LoRaRxPayload = z.infer<typeof LoRaRxPayloadSchema>;
 export type FskRxPayload = z.infer<typeof FskRxPayloadSchema>;
@@ -196,7 +215,10 @@ export const StatusCommandSchema = z.number().int().min(0).max(9);
 export const FilterCommandSchema = z
   .array(z.number().int().min(0).max(255))
   .min(2)
-  .refine(([len, , ...bytes]) => len === bytes.length, 'filter length must equal the number of bytes');
+  .refine(
+    ([len, , ...bytes]) => len === bytes.length,
+    'filter length must equal the number of bytes',
+  );
 export type FilterCommand = z.infer<typeof FilterCommandSchema>;
 
 /** `stat/{command}` ack: 2 bytes, little-endian uint16 (ESP32 byte order); 0 = OK. Null if malformed. */

@@ -22,7 +22,10 @@ const operateCommon = {
   sat: z.string({ error: 'Satellite name is required' }).min(1, 'Satellite name is required'),
   NORAD: NoradSchema,
   /** MHz */
-  freq: z.number({ error: 'Must be a number' }).positive('Frequency must be positive').max(3000, 'Frequency must be at most 3000 MHz'),
+  freq: z
+    .number({ error: 'Must be a number' })
+    .positive('Frequency must be positive')
+    .max(3000, 'Frequency must be at most 3000 MHz'),
   pwr: TxPowerDbmSchema,
   filter: z.array(z.number().int().min(0).max(255)).optional(),
   tle: z.string().optional(),
@@ -57,16 +60,23 @@ export const OperateFskModemConfSchema = z.looseObject({
   /** receive bandwidth, kHz */
   bw: z.number().positive().max(500).optional(),
   pl: z.number().int('Preamble length must be a whole number').min(0).max(65_535),
-  ook: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(255)], {
-    error: 'Data shaping must be 0-4 (or 255 for OOK)',
-  }),
+  ook: z.union(
+    [z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(255)],
+    {
+      error: 'Data shaping must be 0-4 (or 255 for OOK)',
+    },
+  ),
   fsw: z.array(z.number().int().min(0).max(255)).max(8, 'At most 8 sync word bytes').optional(),
   len: z.number().int().min(0).max(255).optional(),
 });
 
-export const OperateModemConfSchema = z.discriminatedUnion('mode', [OperateLoRaModemConfSchema, OperateFskModemConfSchema], {
-  error: 'mode must be LoRa or FSK',
-});
+export const OperateModemConfSchema = z.discriminatedUnion(
+  'mode',
+  [OperateLoRaModemConfSchema, OperateFskModemConfSchema],
+  {
+    error: 'mode must be LoRa or FSK',
+  },
+);
 export type OperateModemConf = z.infer<typeof OperateModemConfSchema>;
 
 export const MODEM_CONF_REQUIRED_ERROR = 'modem_conf is required when auto tune is disabled';
@@ -95,12 +105,17 @@ export const StationOperateBodySchema = z
     const result = OperateModemConfSchema.safeParse(parsed);
     if (result.success) return;
     for (const issue of result.error.issues) {
-      ctx.addIssue({ code: 'custom', path: ['modem_conf', ...issue.path.map(String)], message: issue.message });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['modem_conf', ...issue.path.map(String)],
+        message: issue.message,
+      });
     }
   });
 export type StationOperateBody = z.infer<typeof StationOperateBodySchema>;
 
-export const BETA_NEEDS_AUTO_UPDATE_ERROR = 'Beta firmware can only be enabled when auto update is on';
+export const BETA_NEEDS_AUTO_UPDATE_ERROR =
+  'Beta firmware can only be enabled when auto update is on';
 
 /** PUT /v1/station/{id} from the Edit form. */
 export const StationEditBodySchema = z
@@ -112,7 +127,10 @@ export const StationEditBodySchema = z
     autoUpdate: z.boolean(),
     beta: z.boolean(),
   })
-  .refine((body) => !body.beta || body.autoUpdate, { message: BETA_NEEDS_AUTO_UPDATE_ERROR, path: ['beta'] });
+  .refine((body) => !body.beta || body.autoUpdate, {
+    message: BETA_NEEDS_AUTO_UPDATE_ERROR,
+    path: ['beta'],
+  });
 export type StationEditBody = z.infer<typeof StationEditBodySchema>;
 
 /** Either body; `parseStationUpdateBody` picks the right one for clear error messages. */

@@ -10,7 +10,6 @@ import {
   TX_TEXT_MAX_CHARS,
 } from './constants';
 import { isBase64, isHex } from './binary';
-
 import { StationNameSchema } from './ids';
 
 const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -45,7 +44,9 @@ function coordinateSchema(requiredMessage: string, limit: number, rangeMessage: 
   return z.preprocess(
     numericInput,
     z
-      .number({ error: (issue) => (issue.input === undefined ? requiredMessage : 'Must be a number') })
+      .number({
+        error: (issue) => (issue.input === undefined ? requiredMessage : 'Must be a number'),
+      })
       .min(-limit, rangeMessage)
       .max(limit, rangeMessage),
   );
@@ -54,8 +55,16 @@ function coordinateSchema(requiredMessage: string, limit: number, rangeMessage: 
 export const LATITUDE_RANGE_ERROR = 'Latitude must be between -90 and 90';
 export const LONGITUDE_RANGE_ERROR = 'Longitude must be between -180 and 180';
 /** Accepts a number or numeric text as a form gives it; the output is a number. */
-export const LatitudeSchema = coordinateSchema('Latitude is required' /* ours */, 90, LATITUDE_RANGE_ERROR);
-export const LongitudeSchema = coordinateSchema('Longitude is required' /* ours */, 180, LONGITUDE_RANGE_ERROR);
+export const LatitudeSchema = coordinateSchema(
+  'Latitude is required' /* ours */,
+  90,
+  LATITUDE_RANGE_ERROR,
+);
+export const LongitudeSchema = coordinateSchema(
+  'Longitude is required' /* ours */,
+  180,
+  LONGITUDE_RANGE_ERROR,
+);
 
 export const PASSWORD_MIN_CHARS = 6;
 export const AdminPasswordSchema = z
@@ -88,7 +97,9 @@ export const NewStationFormSchema = z
     // Report a mismatch even while other fields are still invalid.
     when: (payload) => {
       const value = payload.value as { adminPassword?: unknown; adminPasswordConfirm?: unknown };
-      return typeof value.adminPassword === 'string' && typeof value.adminPasswordConfirm === 'string';
+      return (
+        typeof value.adminPassword === 'string' && typeof value.adminPasswordConfirm === 'string'
+      );
     },
   });
 export type NewStationForm = z.infer<typeof NewStationFormSchema>;
@@ -99,15 +110,20 @@ export const PreferencesEmailSchema = z
   .min(1, { error: 'E-mail is required', abort: true })
   .regex(SIMPLE_EMAIL, 'E-mail must be valid');
 
-export const TermsAcceptedSchema = z.literal(true, { error: 'You must accept the terms and conditions.' });
+export const TermsAcceptedSchema = z.literal(true, {
+  error: 'You must accept the terms and conditions.',
+});
 
-/** Removes markup tags; repeated until stable so that nested fragments like `<<b>script>` go too. */
+/**
+ * Removes markup tags (`<` + optional `/`, `!` or `?` + letter ... `>`); a lone `<` as in "3 < 4" is text.
+ * Repeated until stable so that nested fragments like `<<b>script>` go too.
+ */
 export function stripTags(text: string): string {
   let previous: string;
   let current = text;
   do {
     previous = current;
-    current = current.replace(/<[^<>]*>/g, '');
+    current = current.replace(/<[/!?]?[A-Za-z-][^<>]*>/g, '');
   } while (current !== previous);
   return current;
 }
@@ -117,7 +133,9 @@ export const DescriptionSchema = z
   .overwrite(stripTags)
   .max(DESCRIPTION_MAX_CHARS, 'Description must be at most 500 characters' /* ours */);
 
-export const AntennaTypeSchema = z.enum(ANTENNA_TYPES, { error: 'Choose an antenna type from the list' /* ours */ });
+export const AntennaTypeSchema = z.enum(ANTENNA_TYPES, {
+  error: 'Choose an antenna type from the list' /* ours */,
+});
 
 const ANTENNA_BAND_ERROR = 'Antenna band must be between 90 and 2500 MHz'; // ours
 const antennaBandEdge = z
@@ -127,7 +145,10 @@ const antennaBandEdge = z
 /** [low, high] MHz */
 export const AntennaBandSchema = z
   .tuple([antennaBandEdge, antennaBandEdge])
-  .refine(([low, high]) => low <= high, 'Antenna band low end must not exceed the high end' /* ours */);
+  .refine(
+    ([low, high]) => low <= high,
+    'Antenna band low end must not exceed the high end' /* ours */,
+  );
 
 export const TX_EMPTY_ERROR = 'You cannot send an empty payload!';
 /** Text transmission: 1..25 characters, each a single 8-bit character (code 0..255). */
@@ -138,7 +159,10 @@ export const TxTextSchema = z
   // eslint-disable-next-line no-control-regex
   .regex(/^[\u0000-\u00ff]*$/, 'Only 8-bit ASCII characters can be sent' /* ours */);
 
-export const BINARY_ERRORS = { base64: 'Invalid base64 string', hex: 'Invalid hex string' } as const;
+export const BINARY_ERRORS = {
+  base64: 'Invalid base64 string',
+  hex: 'Invalid hex string',
+} as const;
 export const Base64TextSchema = z.string().refine(isBase64, BINARY_ERRORS.base64);
 /** Hex pairs; whitespace between them is allowed. */
 export const HexTextSchema = z.string().refine(isHex, BINARY_ERRORS.hex);
@@ -146,7 +170,9 @@ export const HexTextSchema = z.string().refine(isHex, BINARY_ERRORS.hex);
 function rangeSchema(label: string, range: { min: number; max: number }, integer: boolean) {
   const message = `${label} must be between ${range.min} and ${range.max}`;
   const base = z.number({ error: 'Must be a number' });
-  return (integer ? base.int(`${label} must be a whole number`) : base).min(range.min, message).max(range.max, message);
+  return (integer ? base.int(`${label} must be a whole number`) : base)
+    .min(range.min, message)
+    .max(range.max, message);
 }
 
 export const NoradSchema = rangeSchema('NORAD', MODEM_RANGES.norad, true);

@@ -16,7 +16,10 @@ export function footprintRadiusKm(altKm: number): number {
  * a sphere of radius 6378.137 km (the same radius as the footprint, so "station inside footprint"
  * comparisons agree).
  */
-export function groundDistanceKm(a: readonly [number, number], b: readonly [number, number]): number {
+export function groundDistanceKm(
+  a: readonly [number, number],
+  b: readonly [number, number],
+): number {
   const lat1 = a[0] * RAD_PER_DEG;
   const lat2 = b[0] * RAD_PER_DEG;
   const sinHalfDLat = Math.sin((lat2 - lat1) / 2);
@@ -29,10 +32,15 @@ export function groundDistanceKm(a: readonly [number, number], b: readonly [numb
  * A circle of radiusKm around [latDeg, lngDeg] on the sphere (R = 6378.137 km) as map polygons:
  * rings of `points` vertices (not repeating the first vertex), longitudes in [-180, 180].
  * - A circle crossing the antimeridian is cut into two rings, each closed along the map edge.
- * - A circle enclosing a pole becomes one ring that runs along the circle from -180 to 180 and
- *   closes through that pole's latitude (+-90), which is how it looks on a cylindrical map.
+ * - A circle enclosing a pole becomes one ring that runs along the circle from one map edge to the
+ *   other and closes along that pole's latitude (+-90), which is how it looks on a cylindrical map.
  */
-export function footprintCircle(latDeg: number, lngDeg: number, radiusKm: number, points = 90): LatLng[][] {
+export function footprintCircle(
+  latDeg: number,
+  lngDeg: number,
+  radiusKm: number,
+  points = 90,
+): LatLng[][] {
   const count = Math.max(3, Math.floor(points));
   const angularRadius = radiusKm / EARTH_RADIUS_KM;
   const centreLng = normalizeLngDeg(lngDeg);
@@ -51,9 +59,11 @@ export function footprintCircle(latDeg: number, lngDeg: number, radiusKm: number
     ring[i] = [lat2 * DEG_PER_RAD, centreLng + dLng * DEG_PER_RAD];
   }
 
-  const enclosesNorthPole = 90 - latDeg < radiusKm / EARTH_RADIUS_KM * DEG_PER_RAD;
-  const enclosesSouthPole = 90 + latDeg < radiusKm / EARTH_RADIUS_KM * DEG_PER_RAD;
-  if (enclosesNorthPole !== enclosesSouthPole) return [polarRing(ring, enclosesNorthPole ? 90 : -90)];
+  const angularRadiusDeg = angularRadius * DEG_PER_RAD;
+  const enclosesNorthPole = 90 - latDeg < angularRadiusDeg;
+  const enclosesSouthPole = 90 + latDeg < angularRadiusDeg;
+  if (enclosesNorthPole !== enclosesSouthPole)
+    return [polarRing(ring, enclosesNorthPole ? 90 : -90)];
 
   let minLng = Infinity;
   let maxLng = -Infinity;
@@ -102,7 +112,10 @@ function polarRing(ring: LatLng[], poleLat: number): LatLng[] {
     const crossingLat = a[0] + fraction * (b[0] - a[0]);
     const out: LatLng[] = [[crossingLat, startEdge]];
     for (let i = 1; i <= n; i++) out.push(wrapped[(k + i) % n] as LatLng);
-    out.push([crossingLat, -startEdge], [poleLat, -startEdge], [poleLat, startEdge]);
+    // Along the pole in quarter steps, so that no edge spans more than 180 degrees of longitude.
+    out.push([crossingLat, -startEdge]);
+    for (const lng of [-startEdge, -startEdge / 2, 0, startEdge / 2, startEdge])
+      out.push([poleLat, lng]);
     return out;
   }
   return wrapped;

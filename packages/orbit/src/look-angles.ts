@@ -59,7 +59,11 @@ export function observerFrame(observer: Observer): ObserverFrame {
 }
 
 /** Writes the look angles of a propagated state as seen from `frame` into `out`. */
-export function lookAnglesInto(state: InertialState, frame: ObserverFrame, out: LookAngles): LookAngles {
+export function lookAnglesInto(
+  state: InertialState,
+  frame: ObserverFrame,
+  out: LookAngles,
+): LookAngles {
   const cosG = Math.cos(state.gmstRad);
   const sinG = Math.sin(state.gmstRad);
   // Rotate into the Earth-fixed frame; the velocity also loses the frame's rotation (omega x r).

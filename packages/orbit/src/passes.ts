@@ -1,5 +1,11 @@
 import { MS_PER_MINUTE } from './constants';
-import { lookAnglesInto, observerFrame, type LookAngles, type Observer, type ObserverFrame } from './look-angles';
+import {
+  lookAnglesInto,
+  observerFrame,
+  type LookAngles,
+  type Observer,
+  type ObserverFrame,
+} from './look-angles';
 import { newInertialState, propagateInto } from './propagate';
 import { toEpochMs, type TimeInput } from './time';
 import type { Tle } from './tle';
@@ -54,11 +60,18 @@ function refinePeak(tle: Tle, frame: ObserverFrame, lowMs: number, highMs: numbe
       ed = elevationDegAt(tle, frame, d);
     }
   }
-  return ec > ed ? { maxElevationDeg: ec, at: new Date(Math.round(c)) } : { maxElevationDeg: ed, at: new Date(Math.round(d)) };
+  return ec > ed
+    ? { maxElevationDeg: ec, at: new Date(Math.round(c)) }
+    : { maxElevationDeg: ed, at: new Date(Math.round(d)) };
 }
 
 /** Time (ms) where elevation crosses 0 between a sample below and a sample above the horizon. */
-function horizonCrossingMs(tle: Tle, frame: ObserverFrame, belowMs: number, aboveMs: number): number {
+function horizonCrossingMs(
+  tle: Tle,
+  frame: ObserverFrame,
+  belowMs: number,
+  aboveMs: number,
+): number {
   let below = belowMs;
   let above = aboveMs;
   while (Math.abs(above - below) > HORIZON_CROSSING_PRECISION_MS) {
@@ -70,9 +83,10 @@ function horizonCrossingMs(tle: Tle, frame: ObserverFrame, belowMs: number, abov
 }
 
 /**
- * Highest elevation of a satellite seen from an observer within [from, from + windowMinutes]:
- * sampled every stepSeconds, then refined around the best sample. Null when propagation fails at
- * every sample.
+ * Highest elevation of a satellite seen from an observer within [from, from + windowMinutes].
+ * Sampled every stepSeconds; every local maximum of the samples is then refined, because near
+ * the zenith a LEO satellite's elevation changes by tens of degrees within one step, so the best
+ * sample does not always belong to the highest pass. Null when propagation fails at every sample.
  */
 export function maxElevationWithin(
   tle: Tle,
@@ -83,23 +97,40 @@ export function maxElevationWithin(
 ): MaxElevation | null {
   const frame = observerFrame(observer);
   const startMs = toEpochMs(from);
-  const endMs = startMs + windowMinutes * MS_PER_MINUTE;
+  const endMs = startMs + Math.max(0, windowMinutes) * MS_PER_MINUTE;
   const stepMs = Math.max(1, stepSeconds) * 1000;
-  let bestMs = Number.NaN;
-  let bestDeg = -Infinity;
+  let best: MaxElevation | null = null;
+  let beforeDeg = Number.NaN;
+  let previousDeg = Number.NaN;
+  let previousMs = startMs;
+  const consider = (peakMs: number, sampledDeg: number): void => {
+    const refined = refinePeak(
+      tle,
+      frame,
+      Math.max(startMs, peakMs - stepMs),
+      Math.min(endMs, peakMs + stepMs),
+    );
+    const candidate =
+      refined.maxElevationDeg > sampledDeg
+        ? refined
+        : { maxElevationDeg: sampledDeg, at: new Date(peakMs) };
+    if (!best || candidate.maxElevationDeg > best.maxElevationDeg) best = candidate;
+  };
   for (let t = startMs; ; t = Math.min(t + stepMs, endMs)) {
-    if (propagateInto(tle, t, state)) {
-      const elevationDeg = lookAnglesInto(state, frame, look).elevationDeg;
-      if (elevationDeg > bestDeg) {
-        bestDeg = elevationDeg;
-        bestMs = t;
-      }
+    const elevationDeg = propagateInto(tle, t, state)
+      ? lookAnglesInto(state, frame, look).elevationDeg
+      : Number.NaN;
+    // previous is a local maximum when neither neighbour is higher (a missing neighbour counts as lower).
+    if (!Number.isNaN(previousDeg) && !(beforeDeg > previousDeg) && !(elevationDeg > previousDeg)) {
+      consider(previousMs, previousDeg);
     }
+    beforeDeg = previousDeg;
+    previousDeg = elevationDeg;
+    previousMs = t;
     if (t >= endMs) break;
   }
-  if (Number.isNaN(bestMs)) return null;
-  const refined = refinePeak(tle, frame, Math.max(startMs, bestMs - stepMs), Math.min(endMs, bestMs + stepMs));
-  return refined.maxElevationDeg > bestDeg ? refined : { maxElevationDeg: bestDeg, at: new Date(bestMs) };
+  if (!Number.isNaN(previousDeg) && !(beforeDeg > previousDeg)) consider(previousMs, previousDeg);
+  return best;
 }
 
 /**
@@ -107,7 +138,13 @@ export function maxElevationWithin(
  * clipped to the window. The horizon is scanned every stepSeconds (default 60), so a grazing pass
  * shorter than a step can be missed; crossings are then refined to half a second.
  */
-export function nextPasses(tle: Tle, observer: Observer, from: TimeInput, hours: number, stepSeconds = 60): Pass[] {
+export function nextPasses(
+  tle: Tle,
+  observer: Observer,
+  from: TimeInput,
+  hours: number,
+  stepSeconds = 60,
+): Pass[] {
   const frame = observerFrame(observer);
   const startMs = toEpochMs(from);
   const endMs = startMs + hours * 60 * MS_PER_MINUTE;
@@ -119,12 +156,18 @@ export function nextPasses(tle: Tle, observer: Observer, from: TimeInput, hours:
 
   const closePass = (losMs: number): void => {
     const peak = refinePeak(tle, frame, aosMs, losMs);
-    passes.push({ aos: new Date(aosMs), los: new Date(losMs), maxElevationDeg: peak.maxElevationDeg, maxElevationAt: peak.at });
+    passes.push({
+      aos: new Date(aosMs),
+      los: new Date(losMs),
+      maxElevationDeg: peak.maxElevationDeg,
+      maxElevationAt: peak.at,
+    });
   };
 
   for (let t = startMs; ; t = Math.min(t + stepMs, endMs)) {
     const up = elevationDegAt(tle, frame, t) > 0;
-    if (up && !previousUp) aosMs = t === startMs ? startMs : horizonCrossingMs(tle, frame, previousMs, t);
+    if (up && !previousUp)
+      aosMs = t === startMs ? startMs : horizonCrossingMs(tle, frame, previousMs, t);
     if (!up && previousUp) closePass(horizonCrossingMs(tle, frame, t, previousMs));
     previousUp = up;
     previousMs = t;

@@ -17,7 +17,16 @@ export interface InertialState {
 }
 
 export function newInertialState(): InertialState {
-  return { xKm: 0, yKm: 0, zKm: 0, vxKmPerS: 0, vyKmPerS: 0, vzKmPerS: 0, gmstRad: 0, julianDate: 0 };
+  return {
+    xKm: 0,
+    yKm: 0,
+    zKm: 0,
+    vxKmPerS: 0,
+    vyKmPerS: 0,
+    vzKmPerS: 0,
+    gmstRad: 0,
+    julianDate: 0,
+  };
 }
 
 /**
@@ -31,7 +40,9 @@ export function propagateInto(tle: Tle, epochMs: number, out: InertialState): bo
   const result = sgp4(satrec, (julianDate - satrec.jdsatepoch) * 1440);
   if (!result || checkForDecay(satrec)) return false;
   const { position, velocity } = result;
-  if (!Number.isFinite(position.x + position.y + position.z + velocity.x + velocity.y + velocity.z)) {
+  if (
+    !Number.isFinite(position.x + position.y + position.z + velocity.x + velocity.y + velocity.z)
+  ) {
     return false;
   }
   out.xKm = position.x;

@@ -22,7 +22,7 @@ const state = newInertialState();
  * Sunlight on a satellite. Sun position: the low-precision Astronomical Almanac formula (about
  * 0.01 degrees, satellite.js `sunPos`). Shadow: spherical Earth of radius 6378.137 km and the Sun as
  * a point, so "in shadow" means the line from the satellite to the Sun's centre passes through the
- * Earth. With the Sun at 1 AU this is the cylindrical shadow model; penumbra is not distinguished
+ * Earth. With the Sun at 1 AU this amounts to the cylindrical shadow model; penumbra is not distinguished
  * (it lasts a few seconds for a LEO satellite). Null when propagation fails.
  */
 export function sunlight(tle: Tle, time: TimeInput): Sunlight | null {

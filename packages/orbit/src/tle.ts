@@ -68,7 +68,11 @@ export function parseTle(input: TleLines | string): Tle {
 
   const satrec = twoline2satrec(line1, line2);
   const numbers = [satrec.no, satrec.ecco, satrec.inclo, satrec.nodeo, satrec.argpo, satrec.mo];
-  if (!numbers.every(Number.isFinite) || !Number.isFinite(satrec.bstar) || !Number.isFinite(satrec.jdsatepoch)) {
+  if (
+    !numbers.every(Number.isFinite) ||
+    !Number.isFinite(satrec.bstar) ||
+    !Number.isFinite(satrec.jdsatepoch)
+  ) {
     throw new TleFormatError('TLE has a field that is not a number');
   }
   if (satrec.no <= 0 || satrec.error !== 0) {
@@ -96,14 +100,18 @@ function splitTleText(text: string): [string, string, string] {
 
 function checkLine(line: string, lineNumber: '1' | '2'): void {
   if (line.length !== TLE_LINE_LENGTH) {
-    throw new TleFormatError(`TLE line ${lineNumber} must be ${TLE_LINE_LENGTH} characters, got ${line.length}`);
+    throw new TleFormatError(
+      `TLE line ${lineNumber} must be ${TLE_LINE_LENGTH} characters, got ${line.length}`,
+    );
   }
   if (line[0] !== lineNumber || line[1] !== ' ') {
     throw new TleFormatError(`TLE line ${lineNumber} must start with "${lineNumber} "`);
   }
   const expected = tleChecksum(line);
   if (line[68] !== String(expected)) {
-    throw new TleFormatError(`TLE line ${lineNumber} checksum is "${line[68]}", expected ${expected}`);
+    throw new TleFormatError(
+      `TLE line ${lineNumber} checksum is "${line[68]}", expected ${expected}`,
+    );
   }
 }
 
@@ -175,7 +183,9 @@ export function makeTleLines(elements: TleElements): [name: string, line1: strin
 
 function withChecksum(body: string): string {
   if (body.length !== TLE_LINE_LENGTH - 1) {
-    throw new RangeError(`TLE line would be ${body.length + 1} characters; a field is out of range`);
+    throw new RangeError(
+      `TLE line would be ${body.length + 1} characters; a field is out of range`,
+    );
   }
   return body + String(tleChecksum(body));
 }
@@ -191,20 +201,22 @@ function formatEpoch(epoch: Date): string {
 /** Sign and 8 decimals with the leading zero dropped: " .00016717" or "-.00002182". */
 function formatFirstDerivative(value: number): string {
   const digits = Math.abs(value).toFixed(8);
-  if (!digits.startsWith('0.')) throw new RangeError('meanMotionDotOver2RevPerDay2 must be below 1 in magnitude');
+  if (!digits.startsWith('0.'))
+    throw new RangeError('meanMotionDotOver2RevPerDay2 must be below 1 in magnitude');
   return `${value < 0 ? '-' : ' '}${digits.slice(1)}`;
 }
 
 /** TLE "assumed decimal point" notation: " 30270-3" means 0.30270e-3. */
 function formatExponential(value: number): string {
-  if (value === 0) return ' 00000-0';
-  let exponent = Math.floor(Math.log10(Math.abs(value))) + 1;
+  // The exponent is one digit: below 1e-10 precision is lost, below 0.5e-14 the value is 0.
+  let exponent = value === 0 ? -9 : Math.max(-9, Math.floor(Math.log10(Math.abs(value))) + 1);
   let mantissa = Math.round((Math.abs(value) / 10 ** exponent) * 1e5);
   if (mantissa >= 100_000) {
     mantissa = 10_000;
     exponent += 1;
   }
-  if (exponent < -9 || exponent > 9) throw new RangeError(`${value} does not fit TLE exponential notation`);
+  if (mantissa === 0) return ' 00000-0';
+  if (exponent > 9) throw new RangeError(`${value} does not fit TLE exponential notation`);
   return `${value < 0 ? '-' : ' '}${String(mantissa).padStart(5, '0')}${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
 }
 

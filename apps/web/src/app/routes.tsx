@@ -8,7 +8,7 @@ import type { RouteHandle } from './routeTitle';
 import HomeRoute from './routes/HomeRoute';
 
 const StationsPage = lazy(() => import('../features/stations/StationsPage'));
-const PacketsRoute = lazy(() => import('./routes/PacketsRoute'));
+const PacketsPage = lazy(() => import('../features/packets/PacketsPage'));
 const PacketRoute = lazy(() => import('./routes/PacketRoute'));
 const SatelliteListPage = lazy(() => import('../features/satellites/SatelliteListPage'));
 const SatelliteTablePage = lazy(() => import('../features/satellites/SatelliteTablePage'));
@@ -32,7 +32,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <HomeRoute />, ...titled('Home') },
       { path: 'stations', element: <StationsPage />, ...titled('Stations') },
-      { path: 'packets', element: <PacketsRoute />, ...titled('Packets') },
+      { path: 'packets', element: <PacketsPage />, ...titled('Packets') },
       { path: 'packet/:id', element: <PacketRoute inactive={false} />, ...titled('Packet') },
       { path: 'packetIna/:id', element: <PacketRoute inactive />, ...titled('Packet') },
       { path: 'satellites', element: <SatelliteListPage list="active" />, ...titled('Satellites') },

@@ -1,5 +1,72 @@
+import * as L from 'leaflet';
+import { useEffect } from 'react';
+import { useMap } from 'react-leaflet';
+import { BaseMap, paneRenderer } from './base/BaseMap';
+import { PANES } from './base/panes';
+import { packetFootprintRadiusM, receptionLines } from './packetGeometry';
 import type { PacketMapProps } from './types';
 
-export default function PacketMap(_props: PacketMapProps) {
-  return <div />;
+/** Packet page map: where the satellite was and which stations heard it. */
+export default function PacketMap({ packet }: PacketMapProps) {
+  return (
+    <BaseMap center={[packet.satPos.lat, packet.satPos.lng]} zoom={3} height={420}>
+      <PacketLayers packet={packet} />
+    </BaseMap>
+  );
+}
+
+function PacketLayers({ packet }: PacketMapProps) {
+  const map = useMap();
+  useEffect(() => {
+    const group = L.layerGroup();
+    const coverage = paneRenderer(map, PANES.coverage.name);
+    const paths = paneRenderer(map, PANES.paths.name);
+    const points = paneRenderer(map, PANES.satellites.name);
+    const sat: L.LatLngTuple = [packet.satPos.lat, packet.satPos.lng];
+
+    L.circle(sat, {
+      renderer: coverage,
+      pane: PANES.coverage.name,
+      radius: packetFootprintRadiusM(packet),
+      color: '#ffd54f',
+      weight: 1.5,
+      fillOpacity: 0.12,
+    }).addTo(group);
+
+    const bounds = L.latLngBounds([sat, sat]);
+    for (const r of receptionLines(packet)) {
+      L.polyline(r.lines, { renderer: paths, pane: PANES.paths.name, color: '#4fc3f7', weight: 1.5, opacity: 0.8 }).addTo(
+        group,
+      );
+      L.circleMarker(r.station, {
+        renderer: points,
+        pane: PANES.satellites.name,
+        radius: 5,
+        color: '#0d3b12',
+        weight: 1,
+        fillColor: '#4caf50',
+        fillOpacity: 1,
+      })
+        .bindTooltip(r.stationId)
+        .addTo(group);
+      bounds.extend(r.station);
+    }
+    L.circleMarker(sat, {
+      renderer: points,
+      pane: PANES.satellites.name,
+      radius: 7,
+      color: '#1a1a1a',
+      weight: 1,
+      fillColor: '#ffd54f',
+      fillOpacity: 1,
+    })
+      .bindTooltip(packet.satDisplayName)
+      .addTo(group);
+    group.addTo(map);
+    if (packet.stations.length > 0) map.fitBounds(bounds, { padding: [30, 30], maxZoom: 5 });
+    return () => {
+      group.remove();
+    };
+  }, [map, packet]);
+  return null;
 }

@@ -1,5 +1,116 @@
+import { TX_POWER_GROUPS, txPowerGroup, type TxPowerGroupId } from '@tinygs/contracts';
+import * as L from 'leaflet';
+import { useEffect, useRef } from 'react';
+import { useMap } from 'react-leaflet';
+import { useNavigate } from 'react-router';
+import { BaseMap, paneRenderer } from './base/BaseMap';
+import { PANES } from './base/panes';
+import { stationRings } from './stations/stationRings';
 import type { StationPacketsMapProps } from './types';
 
-export default function StationPacketsMap(_props: StationPacketsMapProps) {
-  return <div />;
+export const TX_POWER_COLORS: Record<TxPowerGroupId, string> = {
+  '<=100': '#4caf50',
+  '101-500': '#cddc39',
+  '501-1000': '#ffc107',
+  '1001-2000': '#ff9800',
+  '>2000': '#f44336',
+  'no-power': '#90a4ae',
+  'crc-error': '#9c27b0',
+};
+
+/** Station page map: the station, its distance rings and where its packets were heard from. */
+export default function StationPacketsMap({ station, packets }: StationPacketsMapProps) {
+  return (
+    <div style={{ position: 'relative' }}>
+      <BaseMap center={station.location} zoom={3} height={420}>
+        <StationPacketLayers station={station} packets={packets} />
+      </BaseMap>
+      <Legend />
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <div
+      style={{
+        position: 'absolute',
+        right: 10,
+        bottom: 24,
+        zIndex: 1000,
+        background: 'rgba(0,0,0,0.6)',
+        color: '#fff',
+        padding: '4px 8px',
+        borderRadius: 4,
+        fontSize: 12,
+      }}
+    >
+      {TX_POWER_GROUPS.map((g) => (
+        <div key={g.id}>
+          <span style={{ color: TX_POWER_COLORS[g.id] }}>&#9679;</span> {g.label}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function StationPacketLayers({ station, packets }: StationPacketsMapProps) {
+  const map = useMap();
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  useEffect(() => {
+    navigateRef.current = navigate;
+  }, [navigate]);
+
+  const [lat, lng] = station.location;
+  useEffect(() => {
+    const renderer = paneRenderer(map, PANES.coverage.name);
+    const group = L.layerGroup();
+    for (const { rings } of stationRings(lat, lng)) {
+      L.polygon(
+        rings.map((r) => [r]),
+        { renderer, pane: PANES.coverage.name, interactive: false, color: '#29b6f6', weight: 1.2, fill: false, dashArray: '4 4' },
+      ).addTo(group);
+    }
+    L.circleMarker([lat, lng], {
+      renderer: paneRenderer(map, PANES.stations.name),
+      pane: PANES.stations.name,
+      radius: 7,
+      color: '#ffffff',
+      weight: 2,
+      fillColor: '#29b6f6',
+      fillOpacity: 1,
+    })
+      .bindTooltip(`${station.name}@${station.userId}`)
+      .addTo(group);
+    group.addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, lat, lng, station.name, station.userId]);
+
+  useEffect(() => {
+    const renderer = paneRenderer(map, PANES.satellites.name);
+    const group = L.layerGroup();
+    for (const p of packets) {
+      L.circleMarker([p.satPos.lat, p.satPos.lng], {
+        renderer,
+        pane: PANES.satellites.name,
+        radius: 4,
+        color: '#1a1a1a',
+        weight: 0.5,
+        fillColor: TX_POWER_COLORS[txPowerGroup(p)],
+        fillOpacity: 0.9,
+        bubblingMouseEvents: false,
+      })
+        .bindTooltip(`${p.satDisplayName} ${new Date(p.serverTime).toLocaleString()}`)
+        .on('click', () => void navigateRef.current(`/packet/${p.id}`))
+        .addTo(group);
+    }
+    group.addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, packets]);
+  return null;
 }

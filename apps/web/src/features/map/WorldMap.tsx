@@ -1,5 +1,98 @@
+import type { StationListItem } from '@tinygs/contracts';
+import { Box, Typography } from '@mui/material';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BaseMap } from './base/BaseMap';
+import { LiveActivity } from './live/activity';
+import { SoundModeSelect, useSoundMode } from './sound/SoundModeSelect';
+import { playPacketSound } from './sound/synth';
 import type { WorldMapProps } from './types';
+import { SatelliteFocusPanel, StationFocusPanel } from './world/FocusPanel';
+import type { FocusResult, TickResult } from './world/propagator';
+import { Ticker } from './world/Ticker';
+import { useWorldData } from './world/useWorldData';
+import { WorldLayers } from './world/WorldLayers';
 
-export default function WorldMap(_props: WorldMapProps) {
-  return <div />;
+const overlay = { position: 'absolute', zIndex: 1000 } as const;
+
+/** Home page map: live satellites, stations and packet pings. */
+export default function WorldMap({ height = 500 }: WorldMapProps) {
+  const data = useWorldData();
+  const activity = useMemo(() => new LiveActivity(), []);
+  useEffect(() => () => activity.dispose(), [activity]);
+  const [soundMode, setSoundMode] = useSoundMode();
+  const soundRef = useRef(soundMode);
+  useEffect(() => {
+    soundRef.current = soundMode;
+  }, [soundMode]);
+
+  const [focus, setFocus] = useState(-1);
+  const [focusResult, setFocusResult] = useState<FocusResult | null>(null);
+  const [station, setStation] = useState<StationListItem | null>(null);
+  const [missing, setMissing] = useState<readonly string[]>([]);
+
+  const onTick = useCallback(
+    (result: TickResult) => {
+      setFocusResult(result.focus);
+      const names = (data?.satellites ?? [])
+        .filter((s, i) => s.tleMissing || Number.isNaN(result.coords[i * 3] ?? Number.NaN))
+        .map((s) => s.displayName);
+      setMissing((prev) => (prev.join('\n') === names.join('\n') ? prev : names));
+    },
+    [data],
+  );
+  const clear = useCallback(() => {
+    setFocus(-1);
+    setStation(null);
+  }, []);
+  const focusSatellite = useCallback((index: number) => {
+    setStation(null);
+    setFocus(index);
+  }, []);
+  const onNewPacket = useCallback(() => playPacketSound(soundRef.current), []);
+
+  const focused = focus >= 0 ? data?.satellites[focus] : undefined;
+  return (
+    <Box>
+      <Box sx={{ position: 'relative', height }}>
+        <BaseMap height={height} onMapClick={clear}>
+          {data && (
+            <WorldLayers
+              data={data}
+              activity={activity}
+              focus={focus}
+              onFocus={focusSatellite}
+              onTick={onTick}
+              onNewPacket={onNewPacket}
+              onStationClick={setStation}
+            />
+          )}
+        </BaseMap>
+        <Box sx={{ ...overlay, top: 10, left: 56 }}>
+          <Ticker activity={activity} />
+        </Box>
+        <Box sx={{ ...overlay, bottom: 24, left: 10 }}>
+          <SoundModeSelect value={soundMode} onChange={setSoundMode} />
+        </Box>
+        <Box sx={{ ...overlay, top: 10, right: 10 }}>
+          {focused && (
+            <SatelliteFocusPanel
+              satellite={focused}
+              focus={focusResult?.index === focus ? focusResult : null}
+              onClose={clear}
+            />
+          )}
+          {station && <StationFocusPanel station={station} onClose={clear} />}
+        </Box>
+      </Box>
+      {missing.length > 0 && (
+        <Box sx={{ mt: 1 }} data-testid="tle-missing">
+          {missing.map((name) => (
+            <Typography key={name} variant="body2" color="text.secondary">
+              {name} (TLE missing)
+            </Typography>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
 }

@@ -1,16 +1,13 @@
-// Spherical helpers for what the maps draw (bearings and rings around a point). The orbit maths
-// proper lives in @tinygs/orbit; these only place vertices for Leaflet.
+// Spherical helpers for what the maps draw (bearings, rays, great-circle lines). Orbit maths and
+// circles live in @tinygs/orbit; these only place vertices for Leaflet.
 import { EARTH_RADIUS_KM } from '@tinygs/contracts';
+import { groundDistanceKm, normalizeLngDeg, splitAtAntimeridian, type LatLng as MapPoint } from '@tinygs/orbit';
 import type { LatLng } from './types';
 
 const RAD = Math.PI / 180;
 const DEG = 180 / Math.PI;
 
-/** Longitude folded into -180..180 (Leaflet reports clicks on world copies as e.g. 200). */
-export function normalizeLng(lngDeg: number): number {
-  const wrapped = (((lngDeg + 180) % 360) + 360) % 360 - 180;
-  return wrapped === -180 && lngDeg > 0 ? 180 : wrapped;
-}
+export type { MapPoint };
 
 /** Initial great-circle bearing from `from` to `to`, 0..360 clockwise from north. */
 export function initialBearingDeg(from: LatLng, to: LatLng): number {
@@ -22,23 +19,34 @@ export function initialBearingDeg(from: LatLng, to: LatLng): number {
   return (Math.atan2(y, x) * DEG + 360) % 360;
 }
 
-/** Point reached from `from` along a great circle; longitude left unwrapped for continuous lines. */
+/** Point reached from `from` along a great circle; longitude left unwrapped for continuous shapes. */
 export function destinationPoint(from: LatLng, bearingDeg: number, distanceKm: number): LatLng {
   const delta = distanceKm / EARTH_RADIUS_KM;
   const theta = bearingDeg * RAD;
   const phi1 = from.lat * RAD;
-  const lambda1 = from.lng * RAD;
   const sinPhi2 = Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta);
   const phi2 = Math.asin(Math.max(-1, Math.min(1, sinPhi2)));
-  const lambda2 =
-    lambda1 +
-    Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(phi1), Math.cos(delta) - Math.sin(phi1) * sinPhi2);
-  return { lat: phi2 * DEG, lng: lambda2 * DEG };
+  const dLambda = Math.atan2(
+    Math.sin(theta) * Math.sin(delta) * Math.cos(phi1),
+    Math.cos(delta) - Math.sin(phi1) * sinPhi2,
+  );
+  return { lat: phi2 * DEG, lng: from.lng + dLambda * DEG };
 }
 
-/** Ring of `steps` vertices at `radiusKm` around `center`, closed (last vertex = first). */
-export function ringAround(center: LatLng, radiusKm: number, steps = 72): LatLng[] {
-  const ring: LatLng[] = [];
-  for (let i = 0; i <= steps; i += 1) ring.push(destinationPoint(center, (360 * i) / steps, radiusKm));
-  return ring;
+/** A ray of `lengthKm` from `from`, sampled every `stepKm`, as map polylines split at +-180. */
+export function rayLines(from: LatLng, bearingDeg: number, lengthKm: number, stepKm = 100): MapPoint[][] {
+  const points: [number, number][] = [];
+  const steps = Math.max(1, Math.ceil(lengthKm / stepKm));
+  for (let i = 0; i <= steps; i += 1) {
+    const p = destinationPoint(from, bearingDeg, (lengthKm * i) / steps);
+    points.push([p.lat, normalizeLngDeg(p.lng)]);
+  }
+  return splitAtAntimeridian(points);
+}
+
+/** Great-circle line between two points as map polylines split at +-180. */
+export function greatCircleLines(a: LatLng, b: LatLng, stepKm = 100): MapPoint[][] {
+  const distanceKm = groundDistanceKm([a.lat, a.lng], [b.lat, b.lng]);
+  if (distanceKm === 0) return [[[a.lat, normalizeLngDeg(a.lng)]]];
+  return rayLines(a, initialBearingDeg(a, b), distanceKm, stepKm);
 }

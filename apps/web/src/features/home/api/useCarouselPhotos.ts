@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { SatelliteSchema } from '@tinygs/contracts';
+import { SatellitesResponseSchema, type Satellite } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
 
 export interface CarouselPhoto {
@@ -11,21 +10,24 @@ export interface CarouselPhoto {
 
 const MAX_PHOTOS = 12;
 
-// The station list carries no pictures, so the carousel shows the satellites' own images.
+function toPhotos(satellites: Satellite[]): CarouselPhoto[] {
+  return satellites
+    .filter((s) => s.images.length > 0)
+    .sort((a, b) => (b.lastPacketTime ?? 0) - (a.lastPacketTime ?? 0))
+    .slice(0, MAX_PHOTOS)
+    .map((s) => ({
+      src: s.images[0] ?? '',
+      caption: s.displayName,
+      to: `/satellite/${encodeURIComponent(s.name)}`,
+    }));
+}
+
+// The station list carries no pictures, so the carousel shows the satellites' own images. The
+// query key is the satellite catalogue's, so opening a satellite list afterwards costs no request.
 export function useCarouselPhotos() {
   return useQuery({
-    queryKey: ['home', 'carousel'],
-    queryFn: async ({ signal }): Promise<CarouselPhoto[]> => {
-      const satellites = await api('/v1/satellites', z.array(SatelliteSchema), { signal });
-      return satellites
-        .filter((s) => s.images.length > 0)
-        .sort((a, b) => (b.lastPacketTime ?? 0) - (a.lastPacketTime ?? 0))
-        .slice(0, MAX_PHOTOS)
-        .map((s) => ({
-          src: s.images[0] ?? '',
-          caption: s.displayName,
-          to: `/satellite/${encodeURIComponent(s.name)}`,
-        }));
-    },
+    queryKey: ['satellites', '/v1/satellites'],
+    queryFn: ({ signal }) => api('/v1/satellites', SatellitesResponseSchema, { signal }),
+    select: toPhotos,
   });
 }

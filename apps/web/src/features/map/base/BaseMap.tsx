@@ -1,11 +1,11 @@
 import 'leaflet/dist/leaflet.css';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@tinygs/contracts';
-import L from 'leaflet';
+import * as L from 'leaflet';
 import { useEffect, useState, type ReactNode } from 'react';
 import { GeoJSON, MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { MAP_MAX_ZOOM, MAP_MIN_ZOOM, tileSourceForZoom } from '../config';
 import { PANES } from './panes';
-import { worldCountries } from './worldOutline';
+import { worldOutline } from './worldOutline';
 
 export interface BaseMapProps {
   center?: readonly [number, number];
@@ -55,7 +55,7 @@ function Panes() {
 function WorldOutline() {
   return (
     <GeoJSON
-      data={worldCountries()}
+      data={worldOutline()}
       pane={PANES.outline.name}
       interactive={false}
       style={{ color: '#7f9bb8', weight: 0.7, fillColor: '#1d3553', fillOpacity: 1 }}

@@ -6,6 +6,8 @@ import { PING_ANIMATION_MS, TICKER_ITEM_MS, type NewPacketEvent } from '@tinygs/
 export interface Ping {
   startedAt: number;
   expiresAt: number;
+  /** where the packet was heard from: used when the satellite has no TLE position of its own */
+  position?: { lat: number; lng: number };
 }
 
 export interface TickerItem {
@@ -32,7 +34,10 @@ export class LiveActivity {
   onNewPacket(event: NewPacketEvent): void {
     const startedAt = this.now();
     const ping: Ping = { startedAt, expiresAt: startedAt + PING_ANIMATION_MS };
-    this.satellitePings.set(event.satelliteName, ping);
+    this.satellitePings.set(event.satelliteName, {
+      ...ping,
+      position: { lat: event.satPos.lat, lng: event.satPos.lng },
+    });
     for (const id of event.stations) this.stationPings.set(id, ping);
     this.later(PING_ANIMATION_MS, () => {
       const t = this.now();

@@ -1,7 +1,8 @@
 // The browser's EventSource retries by itself while the connection is merely interrupted
 // (readyState CONNECTING); after an HTTP error or a proxy closing it for good it gives up
 // (readyState CLOSED), so we reopen it ourselves with a growing delay.
-import { createSseHandlers, type LiveHandlers, type SseEventName } from './sseHandlers';
+import type { SseEventName } from '@tinygs/contracts';
+import { createSseHandlers, type LiveHandlers } from './sseHandlers';
 
 export const SSE_URL = '/sse/events';
 const RECONNECT_MIN_MS = 1_000;

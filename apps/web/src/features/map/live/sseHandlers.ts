@@ -2,8 +2,10 @@
 // schemas; a malformed event is dropped rather than breaking the live map.
 import {
   NewPacketEventSchema,
+  SSE_EVENTS,
   StationsEventSchema,
   type NewPacketEvent,
+  type SseEventName,
   type StationListItem,
 } from '@tinygs/contracts';
 
@@ -11,8 +13,6 @@ export interface LiveHandlers {
   onNewPacket: (event: NewPacketEvent) => void;
   onStations: (stations: StationListItem[]) => void;
 }
-
-export type SseEventName = 'new-packet' | 'stations';
 
 function parseJson(data: string): unknown {
   try {
@@ -25,12 +25,12 @@ function parseJson(data: string): unknown {
 /** One function per named event, taking the raw `data` text of the MessageEvent. */
 export function createSseHandlers(handlers: LiveHandlers): Record<SseEventName, (data: string) => void> {
   return {
-    'new-packet': (data) => {
+    [SSE_EVENTS.newPacket]: (data: string) => {
       const parsed = NewPacketEventSchema.safeParse(parseJson(data));
       if (parsed.success) handlers.onNewPacket(parsed.data);
       else console.warn('Dropped malformed new-packet event', parsed.error.issues);
     },
-    stations: (data) => {
+    [SSE_EVENTS.stations]: (data: string) => {
       const parsed = StationsEventSchema.safeParse(parseJson(data));
       if (parsed.success) handlers.onStations(parsed.data);
       else console.warn('Dropped malformed stations event', parsed.error.issues);

@@ -1,6 +1,6 @@
 // Radiation diagram of a station: where, by direction and distance, its receptions came from.
 // Each frame's sub-satellite point is turned into a bearing and ground distance from the station
-// and counted in one of 16 sectors bounded by the radials (every 22.5 deg, first at north).
+// and counted in one of 16 sectors bounded by the radials (every 22.5 deg, the first at north).
 import {
   HEATMAP_MAX_FRAMES,
   RADIATION_CIRCLE_STEP_KM,
@@ -8,8 +8,8 @@ import {
   RADIATION_RADIAL_STEP_DEG,
   type StationStatistics,
 } from '@tinygs/contracts';
-import { groundDistanceKm } from '@tinygs/orbit';
-import { destinationPoint, initialBearingDeg } from '../geo';
+import { footprintCircle, groundDistanceKm } from '@tinygs/orbit';
+import { destinationPoint, initialBearingDeg, rayLines, type MapPoint } from '../geo';
 import type { LatLng } from '../types';
 
 export const SECTOR_COUNT = Math.round(360 / RADIATION_RADIAL_STEP_DEG);
@@ -40,10 +40,11 @@ export function sectorIndex(bearingDeg: number): number {
   return Math.min(SECTOR_COUNT - 1, Math.floor(b / RADIATION_RADIAL_STEP_DEG));
 }
 
-/** Frame positions of the statistics, newest day last as the API sends them. */
+/** Every frame position of the statistics, oldest day first (days are YYYY-MM-DD, so text order). */
 export function statisticsPositions(stats: StationStatistics): LatLng[] {
   const out: LatLng[] = [];
-  for (const day of stats) for (const f of day.frames) out.push({ lat: f.satPos.lat, lng: f.satPos.lng });
+  const days = [...stats].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  for (const day of days) for (const f of day.frames) out.push({ lat: f.satPos.lat, lng: f.satPos.lng });
   return out;
 }
 
@@ -55,7 +56,7 @@ export function bucketBySector(station: LatLng, positions: readonly LatLng[]): S
     maxDistanceKm: 0,
   }));
   for (const p of positions) {
-    const distanceKm = groundDistanceKm(station, p);
+    const distanceKm = groundDistanceKm([station.lat, station.lng], [p.lat, p.lng]);
     // A frame right above the station has no direction to speak of.
     if (!(distanceKm > 0)) continue;
     const sector = sectors[sectorIndex(initialBearingDeg(station, p))];
@@ -66,20 +67,33 @@ export function bucketBySector(station: LatLng, positions: readonly LatLng[]): S
   return sectors;
 }
 
-/**
- * Outline of the diagram: each sector drawn as an arc at its farthest reception (capped at the
- * outermost circle), so the shape shows how far the station hears in each direction.
- */
-export function radiationOutline(station: LatLng, sectors: readonly Sector[], arcSteps = 4): LatLng[] {
-  const outline: LatLng[] = [];
+export interface RadiationDrawing {
+  /** one entry per circle radius, each the polygon rings of that circle */
+  circles: { radiusKm: number; rings: MapPoint[][] }[];
+  /** polylines of the radials, split at the antimeridian */
+  radials: MapPoint[][];
+  /**
+   * The diagram: each sector drawn as an arc at its farthest reception (capped at the outermost
+   * circle). Longitudes stay continuous around the station so the shape is never torn apart.
+   */
+  outline: MapPoint[];
+}
+
+export function radiationDrawing(station: LatLng, sectors: readonly Sector[], arcSteps = 4): RadiationDrawing {
+  const circles = radiationCircleRadiiKm().map((radiusKm) => ({
+    radiusKm,
+    rings: footprintCircle(station.lat, station.lng, radiusKm),
+  }));
+  const radials = radialBearingsDeg().flatMap((b) => rayLines(station, b, RADIATION_MAX_KM));
+  const outline: MapPoint[] = [];
   for (const s of sectors) {
     const r = Math.min(s.maxDistanceKm, RADIATION_MAX_KM);
     for (let i = 0; i <= arcSteps; i += 1) {
-      const bearing = s.fromDeg + ((s.toDeg - s.fromDeg) * i) / arcSteps;
-      outline.push(r > 0 ? destinationPoint(station, bearing, r) : { ...station });
+      const p = r > 0 ? destinationPoint(station, s.fromDeg + ((s.toDeg - s.fromDeg) * i) / arcSteps, r) : station;
+      outline.push([p.lat, p.lng]);
     }
   }
-  return outline;
+  return { circles, radials, outline };
 }
 
 /** The newest frames only: the heat map is bounded to keep the canvas fast. */

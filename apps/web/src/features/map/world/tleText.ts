@@ -29,9 +29,15 @@ export function parseTleText(text: string): TleRecord[] {
   return out;
 }
 
-/** TLE lookup by satellite name; the file's name line may be the name or the display name. */
-export function indexTles(records: readonly TleRecord[]): Map<string, TleRecord> {
+/**
+ * The TLE of each map satellite, in the map's order. The file's name line is matched against the
+ * satellite's name, then its display name (case-insensitive); null where neither appears.
+ */
+export function tleRecordsFor(
+  satellites: readonly { name: string; displayName: string }[],
+  records: readonly TleRecord[],
+): (TleRecord | null)[] {
   const byName = new Map<string, TleRecord>();
-  for (const r of records) byName.set(r.name, r);
-  return byName;
+  for (const r of records) byName.set(r.name.toLowerCase(), r);
+  return satellites.map((s) => byName.get(s.name.toLowerCase()) ?? byName.get(s.displayName.toLowerCase()) ?? null);
 }

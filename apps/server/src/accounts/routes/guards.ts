@@ -1,0 +1,37 @@
+// Authorisation runs before input validation (rate limit -> auth -> validate -> handler), so an
+// anonymous caller learns nothing about what a valid body would be and always gets 401.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseStationId } from '@tinygs/contracts';
+import type { AppContext } from '../../context';
+import { requireUser } from '../../http/auth';
+import { forbidden, notFound } from '../../http/errors';
+import { findOwnedStation } from '../stations-store';
+
+type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+function rawField(source: unknown, name: string): string | undefined {
+  if (typeof source !== 'object' || source === null) return undefined;
+  const value = (source as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** 401 without a session, 403 when the user id named in `part.field` is someone else's. */
+export function ownUserFirst(ctx: AppContext, part: 'query' | 'params', field: string): Hook {
+  return async (req) => {
+    const user = await requireUser(ctx, req);
+    const named = rawField(part === 'query' ? req.query : req.params, field);
+    if (named !== undefined && named !== user.userId) throw forbidden();
+  };
+}
+
+/** 401 without a session, 404 for an unknown station, 403 for someone else's station. */
+export function ownStationFirst(ctx: AppContext): Hook {
+  return async (req) => {
+    const user = await requireUser(ctx, req);
+    const id = rawField(req.params, 'id');
+    if (id === undefined || !parseStationId(id)) return; // validation answers 400
+    const station = await findOwnedStation(ctx, id);
+    if (!station) throw notFound('Station not found');
+    if (station.userId !== user.userId) throw forbidden();
+  };
+}

@@ -1,0 +1,105 @@
+// Packet writes of the ingest: packets, their receptions, and the per-satellite and per-station-day
+// counters that move with them. Everything here runs inside the ingest's batch transaction.
+import type { Kysely } from 'kysely';
+import type { Database, NewPacket, NewReception } from '../db/schema';
+
+// Both dialects accept well over 30,000 bound parameters per statement; stay below that.
+const MAX_PARAMS_PER_STATEMENT = 30_000;
+
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+export async function insertPackets(db: Kysely<Database>, rows: readonly NewPacket[]): Promise<void> {
+  for (const part of chunks(rows, 27)) await db.insertInto('packets').values(part).execute();
+}
+
+export async function insertReceptions(db: Kysely<Database>, rows: readonly NewReception[]): Promise<void> {
+  for (const part of chunks(rows, 17)) await db.insertInto('receptions').values(part).execute();
+}
+
+/** More stations heard a packet stored by an earlier batch. */
+export async function addToStationNumbers(db: Kysely<Database>, items: readonly { id: string; add: number }[]): Promise<void> {
+  for (const item of items) {
+    await db
+      .updateTable('packets')
+      .set((eb) => ({ stationNumber: eb('stationNumber', '+', item.add) }))
+      .where('id', '=', item.id)
+      .execute();
+  }
+}
+
+export interface SatelliteReceptionStats {
+  name: string;
+  /** receptions (one packet heard by 3 stations counts 3) */
+  frames: number;
+  /** new packets */
+  confirmedPackets: number;
+  lastPacketTime: number;
+}
+
+export async function addSatelliteStats(db: Kysely<Database>, stats: readonly SatelliteReceptionStats[]): Promise<void> {
+  for (const s of stats) {
+    await db
+      .updateTable('satellites')
+      .set((eb) => ({
+        frames: eb('frames', '+', s.frames),
+        confirmedPackets: eb('confirmedPackets', '+', s.confirmedPackets),
+        lastPacketTime: eb
+          .case()
+          .when(eb.or([eb('lastPacketTime', 'is', null), eb('lastPacketTime', '<', s.lastPacketTime)]))
+          .then(s.lastPacketTime)
+          .else(eb.ref('lastPacketTime'))
+          .end(),
+      }))
+      .where('name', '=', s.name)
+      .execute();
+  }
+}
+
+export interface DailyStationStat {
+  stationId: string;
+  /** UTC YYYY-MM-DD */
+  day: string;
+  satellite: string;
+  frames: number;
+}
+
+/** Adds frames per station, day and satellite. Keys must be unique within one call. */
+export async function addDailyStats(db: Kysely<Database>, stats: readonly DailyStationStat[]): Promise<void> {
+  for (const part of chunks(stats, 4)) {
+    await db
+      .insertInto('stationDailyStats')
+      .values(part)
+      .onConflict((oc) =>
+        oc
+          .columns(['stationId', 'day', 'satellite'])
+          .doUpdateSet((eb) => ({ frames: eb('stationDailyStats.frames', '+', eb.ref('excluded.frames')) })),
+      )
+      .execute();
+  }
+}
+
+/** The satellite fields the ingest, the simulator and auto-tune work from. */
+export interface NetworkSatelliteRow {
+  name: string;
+  displayName: string;
+  norad: number | null;
+  status: string;
+  /** JSON array of modem configurations */
+  configurations: string;
+  /** JSON [name, line1, line2] or null */
+  tle: string | null;
+  decoder: string | null;
+}
+
+export async function loadNetworkSatellites(db: Kysely<Database>): Promise<NetworkSatelliteRow[]> {
+  return db
+    .selectFrom('satellites')
+    .select(['name', 'displayName', 'norad', 'status', 'configurations', 'tle', 'decoder'])
+    .orderBy('name')
+    .execute();
+}

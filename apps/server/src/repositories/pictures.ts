@@ -1,0 +1,83 @@
+// Station pictures: rows here, files under DATA_DIR/pictures (served at /pictures/).
+import type { Picture } from '@tinygs/contracts';
+import type { Kysely } from 'kysely';
+import type { Database, PictureRow } from '../db/schema';
+
+export const PICTURE_STATUS = { pending: 0, approved: 1, rejected: -1 } as const;
+
+/** File names of a picture and its thumbnail inside DATA_DIR/pictures. */
+export function pictureFiles(shortId: string): { full: string; thumb: string } {
+  return { full: `${shortId}.jpg`, thumb: `${shortId}_thumb.jpg` };
+}
+
+/** The public URL of a picture (the thumbnail is the same with `_thumb` before the extension). */
+export function pictureSrc(shortId: string): string {
+  return `/pictures/${pictureFiles(shortId).full}`;
+}
+
+export function toPicture(row: PictureRow): Picture {
+  return {
+    status: row.status,
+    size: row.size,
+    origName: row.origName,
+    type: row.type,
+    shortId: row.id,
+    src: pictureSrc(row.id),
+  };
+}
+
+export async function insertPicture(
+  db: Kysely<Database>,
+  picture: { id: string; stationId: string; size: number; origName: string; type: string; createdAt: number },
+): Promise<void> {
+  await db
+    .insertInto('stationPictures')
+    .values({ ...picture, status: PICTURE_STATUS.pending })
+    .execute();
+}
+
+/** Pictures that count against the per-station limit: pending and approved ones. */
+export async function countActivePictures(db: Kysely<Database>, stationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('stationPictures')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('stationId', '=', stationId)
+    .where('status', '>=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listStationPictures(db: Kysely<Database>, stationId: string): Promise<PictureRow[]> {
+  return db
+    .selectFrom('stationPictures')
+    .selectAll()
+    .where('stationId', '=', stationId)
+    .orderBy('createdAt', 'asc')
+    .execute();
+}
+
+export async function findPicture(db: Kysely<Database>, id: string): Promise<PictureRow | undefined> {
+  return db.selectFrom('stationPictures').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function deletePicture(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('stationPictures').where('id', '=', id).execute();
+}
+
+export async function deleteStationPictures(db: Kysely<Database>, stationId: string): Promise<void> {
+  await db.deleteFrom('stationPictures').where('stationId', '=', stationId).execute();
+}
+
+export async function listPendingPictures(db: Kysely<Database>): Promise<PictureRow[]> {
+  return db
+    .selectFrom('stationPictures')
+    .selectAll()
+    .where('status', '=', PICTURE_STATUS.pending)
+    .orderBy('createdAt', 'asc')
+    .execute();
+}
+
+export async function setPictureStatus(db: Kysely<Database>, id: string, status: number): Promise<boolean> {
+  const result = await db.updateTable('stationPictures').set({ status }).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

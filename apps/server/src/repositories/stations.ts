@@ -1,0 +1,229 @@
+// Station writes of the network part (what the firmware reports over MQTT, reception counters)
+// and the few reads the broker, live events and auto-tune need. Read functions of the public API
+// live in their own files.
+import { sql, type Kysely } from 'kysely';
+import { BANDS, type Band, type StationListItem } from '@tinygs/contracts';
+import type { Database } from '../db/schema';
+
+/** What `tele/welcome` sets; undefined fields keep their stored value. */
+export interface WelcomeWrite {
+  id: string;
+  name: string;
+  userId: string;
+  at: number;
+  lat: number;
+  lng: number;
+  version: number;
+  tx: boolean;
+  gitVersion?: string;
+  board?: string;
+  mac?: string;
+  localIp?: string;
+  satellite?: string;
+  /** modem JSON text exactly as the station sent it */
+  modemConf?: string;
+}
+
+export interface WelcomeResult {
+  created: boolean;
+  /** the user had no station before this one */
+  firstOfUser: boolean;
+}
+
+/** Creates the station `{name}@{userId}` or updates it; the station is online afterwards. */
+export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promise<WelcomeResult> {
+  const reported = {
+    status: 1,
+    lat: w.lat,
+    lng: w.lng,
+    version: w.version,
+    tx: w.tx ? 1 : 0,
+    lastSeen: w.at,
+    ...(w.gitVersion !== undefined ? { gitVersion: w.gitVersion } : {}),
+    ...(w.board !== undefined ? { board: w.board } : {}),
+    ...(w.mac !== undefined ? { mac: w.mac } : {}),
+    ...(w.localIp !== undefined ? { localIp: w.localIp } : {}),
+    ...(w.satellite !== undefined ? { satellite: w.satellite } : {}),
+    ...(w.modemConf !== undefined ? { modemConf: w.modemConf } : {}),
+  };
+  const updated = await db.updateTable('stations').set(reported).where('id', '=', w.id).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return { created: false, firstOfUser: false };
+  const sibling = await db.selectFrom('stations').select('id').where('userId', '=', w.userId).limit(1).executeTakeFirst();
+  await db
+    .insertInto('stations')
+    .values({
+      id: w.id,
+      name: w.name,
+      userId: w.userId,
+      status: 1,
+      lat: w.lat,
+      lng: w.lng,
+      elevationM: null,
+      satellite: w.satellite ?? null,
+      version: w.version,
+      gitVersion: w.gitVersion ?? null,
+      board: w.board ?? null,
+      mac: w.mac ?? null,
+      localIp: w.localIp ?? null,
+      wifiRssi: null,
+      radioStatus: null,
+      tx: w.tx ? 1 : 0,
+      modemConf: w.modemConf ?? null,
+      lastSeen: w.at,
+      lastPacketTime: null,
+      creationDate: w.at,
+      autoTune: null,
+      test: 0,
+      autoUpdate: 1,
+      beta: 0,
+      description: '',
+      antenna: null,
+      antennaBandLowMhz: 100,
+      antennaBandHighMhz: 960,
+      recordDistanceKm: 0,
+      telemetryPackets: 0,
+      confirmedPackets: 0,
+      crcErrors: 0,
+    })
+    .execute();
+  return { created: true, firstOfUser: sibling === undefined };
+}
+
+/** `tele/ping` (or any sign of life): online, last seen now, Wi-Fi and radio state when reported. */
+export async function writeSeen(
+  db: Kysely<Database>,
+  s: { id: string; at: number; wifiRssi?: number; radioStatus?: number },
+): Promise<void> {
+  await db
+    .updateTable('stations')
+    .set({
+      status: 1,
+      lastSeen: s.at,
+      ...(s.wifiRssi !== undefined ? { wifiRssi: Math.round(s.wifiRssi) } : {}),
+      ...(s.radioStatus !== undefined ? { radioStatus: s.radioStatus } : {}),
+    })
+    .where('id', '=', s.id)
+    .execute();
+}
+
+export async function writeOffline(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('stations').set({ status: 0 }).where('id', 'in', [...ids]).execute();
+}
+
+/** At start-up nobody is connected to a freshly started broker: every station is offline. */
+export async function markAllStationsOffline(db: Kysely<Database>): Promise<number> {
+  const res = await db.updateTable('stations').set({ status: 0 }).where('status', '!=', 0).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function loadStationIds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('stations').select('id').execute();
+  return rows.map((r) => r.id);
+}
+
+export async function setStationSatellite(db: Kysely<Database>, id: string, satellite: string): Promise<void> {
+  await db.updateTable('stations').set({ satellite }).where('id', '=', id).execute();
+}
+
+/** Reception counters of one station, summed over one write batch. */
+export interface StationReceptionStats {
+  id: string;
+  telemetryPackets: number;
+  confirmedPackets: number;
+  crcErrors: number;
+  /** newest non-CRC reception of the batch, null when there was none */
+  lastPacketTime: number | null;
+  lastSeen: number;
+  /** longest distance of the batch, km; null when unknown */
+  maxDistanceKm: number | null;
+}
+
+const STATS_ROWS_PER_STATEMENT = 500;
+
+/** Adds batch counters to their stations with one UPDATE ... FROM (VALUES ...) per 500 stations. */
+export async function addStationReceptionStats(db: Kysely<Database>, stats: readonly StationReceptionStats[]): Promise<void> {
+  for (let i = 0; i < stats.length; i += STATS_ROWS_PER_STATEMENT) {
+    const rows = stats.slice(i, i + STATS_ROWS_PER_STATEMENT).map(
+      (s) =>
+        sql`(CAST(${s.id} AS text), CAST(${s.telemetryPackets} AS integer), CAST(${s.confirmedPackets} AS integer), CAST(${s.crcErrors} AS integer), CAST(${s.lastPacketTime} AS bigint), CAST(${s.lastSeen} AS bigint), CAST(${s.maxDistanceKm} AS double precision))`,
+    );
+    // VALUES columns are column1..column7 on both SQLite and PostgreSQL.
+    await sql`
+      UPDATE stations SET
+        telemetry_packets = stations.telemetry_packets + v.column2,
+        confirmed_packets = stations.confirmed_packets + v.column3,
+        crc_errors = stations.crc_errors + v.column4,
+        last_packet_time = CASE WHEN v.column5 IS NOT NULL AND (stations.last_packet_time IS NULL OR v.column5 > stations.last_packet_time)
+          THEN v.column5 ELSE stations.last_packet_time END,
+        last_seen = CASE WHEN stations.last_seen IS NULL OR v.column6 > stations.last_seen THEN v.column6 ELSE stations.last_seen END,
+        record_distance_km = CASE WHEN v.column7 IS NOT NULL AND v.column7 > stations.record_distance_km
+          THEN v.column7 ELSE stations.record_distance_km END
+      FROM (VALUES ${sql.join(rows)}) AS v
+      WHERE stations.id = v.column1`.execute(db);
+  }
+}
+
+function bandOrNull(autoTune: number | null): Band | null {
+  return (BANDS as readonly number[]).includes(autoTune ?? 0) ? (autoTune as Band) : null;
+}
+
+/** Every station in the map/list shape (the `stations` live event). */
+export async function listStationListItems(db: Kysely<Database>): Promise<StationListItem[]> {
+  const rows = await db
+    .selectFrom('stations')
+    .leftJoin('satellites', 'satellites.name', 'stations.satellite')
+    .select([
+      'stations.name',
+      'stations.userId',
+      'stations.lat',
+      'stations.lng',
+      'stations.status',
+      'stations.lastSeen',
+      'stations.lastPacketTime',
+      'stations.version',
+      'stations.satellite',
+      'satellites.displayName',
+      'stations.autoTune',
+    ])
+    .orderBy('stations.id')
+    .execute();
+  return rows.map((r) => ({
+    name: r.name,
+    userId: r.userId,
+    location: [r.lat, r.lng],
+    status: r.status === 0 ? 0 : 1,
+    lastSeen: r.lastSeen,
+    lastPacketTime: r.lastPacketTime,
+    version: r.version,
+    satellite: r.satellite,
+    satDisplayName: r.displayName ?? null,
+    autoTune: bandOrNull(r.autoTune),
+  }));
+}
+
+export interface AutoTuneStation {
+  id: string;
+  name: string;
+  userId: string;
+  lat: number;
+  lng: number;
+  band: Band;
+  satellite: string | null;
+}
+
+/** Online stations whose owner chose an auto-tune band. */
+export async function listAutoTuneStations(db: Kysely<Database>): Promise<AutoTuneStation[]> {
+  const rows = await db
+    .selectFrom('stations')
+    .select(['id', 'name', 'userId', 'lat', 'lng', 'autoTune', 'satellite'])
+    .where('status', '=', 1)
+    .where('autoTune', 'in', [...BANDS])
+    .execute();
+  return rows.flatMap((r) => {
+    const band = bandOrNull(r.autoTune);
+    return band === null
+      ? []
+      : [{ id: r.id, name: r.name, userId: r.userId, lat: r.lat, lng: r.lng, band, satellite: r.satellite }];
+  });
+}

@@ -1,0 +1,81 @@
+// Users: accounts, profile preferences and the encrypted MQTT password the broker checks.
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/schema';
+
+export interface NewUserInput {
+  id: string;
+  email: string | null;
+  mqttPasswordEnc: string;
+  telegramChatId?: string | null;
+  displayName?: string | null;
+  emailVal?: boolean;
+  createdAt: number;
+}
+
+export async function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** E-mail addresses are stored lower-case; the argument is normalised the same way. */
+export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+export async function insertUser(db: Kysely<Database>, user: NewUserInput): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: user.id,
+      email: user.email?.toLowerCase() ?? null,
+      emailVal: user.emailVal ? 1 : 0,
+      acceptedTerms: 0,
+      newsletterFrequency: 'none',
+      mqttPasswordEnc: user.mqttPasswordEnc,
+      telegramChatId: user.telegramChatId ?? null,
+      displayName: user.displayName ?? null,
+      isAdmin: 0,
+      createdAt: user.createdAt,
+    })
+    .execute();
+}
+
+export async function updateUserProfile(
+  db: Kysely<Database>,
+  id: string,
+  profile: { email: string; emailVal: boolean; acceptedTerms: boolean; newsletterFrequency: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      email: profile.email.toLowerCase(),
+      emailVal: profile.emailVal ? 1 : 0,
+      acceptedTerms: profile.acceptedTerms ? 1 : 0,
+      newsletterFrequency: profile.newsletterFrequency,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets the e-mail of a user who has none or a different one; validation starts over. */
+export async function setUserEmail(db: Kysely<Database>, id: string, email: string): Promise<void> {
+  await db.updateTable('users').set({ email: email.toLowerCase(), emailVal: 0 }).where('id', '=', id).execute();
+}
+
+/** Marks the address validated only if it is still the user's address. */
+export async function markEmailValidated(db: Kysely<Database>, id: string, email: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ emailVal: 1 })
+    .where('id', '=', id)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function updateTelegramChat(
+  db: Kysely<Database>,
+  id: string,
+  chat: { telegramChatId: string; displayName: string | null },
+): Promise<void> {
+  await db.updateTable('users').set(chat).where('id', '=', id).execute();
+}

@@ -1,0 +1,42 @@
+// Orbit path and footprint of the focused satellite. Both arrive from the propagator already cut
+// at the antimeridian.
+import type { LatLng as OrbitLatLng } from '@tinygs/orbit';
+import * as L from 'leaflet';
+import { paneRenderer } from '../base/BaseMap';
+import { PANES } from '../base/panes';
+
+export class FocusOverlay {
+  private path: L.Polyline | null = null;
+  private footprint: L.Polygon | null = null;
+
+  constructor(private readonly map: L.Map) {}
+
+  show(path: OrbitLatLng[][], footprintRings: OrbitLatLng[][]): void {
+    // Separate rings are separate polygons here, not an outer ring with holes.
+    const footprint = asMultiPolygon(footprintRings);
+    const renderer = paneRenderer(this.map, PANES.paths.name);
+    const common = { renderer, pane: PANES.paths.name, interactive: false };
+    if (this.path) this.path.setLatLngs(path);
+    else this.path = L.polyline(path, { ...common, color: '#ff7043', weight: 2, dashArray: '6 4' }).addTo(this.map);
+    if (this.footprint) this.footprint.setLatLngs(footprint);
+    else
+      this.footprint = L.polygon(footprint, {
+        ...common,
+        color: '#ffd54f',
+        weight: 1.5,
+        fillColor: '#ffd54f',
+        fillOpacity: 0.12,
+      }).addTo(this.map);
+  }
+
+  clear(): void {
+    this.path?.remove();
+    this.footprint?.remove();
+    this.path = null;
+    this.footprint = null;
+  }
+}
+
+export function asMultiPolygon(rings: OrbitLatLng[][]): OrbitLatLng[][][] {
+  return rings.map((ring) => [ring]);
+}

@@ -1,0 +1,74 @@
+// Expanding rings around satellites and stations that just received a packet. Animates with
+// requestAnimationFrame only while a ping is live, on its own canvas pane.
+import { PING_ANIMATION_MS } from '@tinygs/contracts';
+import * as L from 'leaflet';
+import { paneRenderer } from '../base/BaseMap';
+import { PANES } from '../base/panes';
+import type { LiveActivity, Ping } from '../live/activity';
+
+const MAX_RADIUS_PX = 28;
+
+export interface PingPositions {
+  satellite: (name: string) => L.LatLng | null;
+  station: (id: string) => L.LatLng | null;
+}
+
+export class PingAnimator {
+  private readonly rings = new Map<string, L.CircleMarker>();
+  private frame = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly map: L.Map,
+    private readonly activity: LiveActivity,
+    private readonly positions: PingPositions,
+  ) {
+    this.unsubscribe = activity.subscribe(() => this.start());
+  }
+
+  private start(): void {
+    if (this.frame === 0) this.frame = requestAnimationFrame(this.draw);
+  }
+
+  private readonly draw = () => {
+    const now = Date.now();
+    const live = new Set<string>();
+    const renderer = paneRenderer(this.map, PANES.pings.name);
+    const place = (key: string, ping: Ping, at: L.LatLng | null, color: string) => {
+      if (!at || now >= ping.expiresAt) return;
+      live.add(key);
+      const progress = Math.min(1, (now - ping.startedAt) / PING_ANIMATION_MS);
+      let ring = this.rings.get(key);
+      if (!ring) {
+        ring = L.circleMarker(at, { renderer, pane: PANES.pings.name, interactive: false, color, weight: 2, fill: false });
+        ring.addTo(this.map);
+        this.rings.set(key, ring);
+      }
+      ring.setLatLng(at);
+      ring.setRadius(4 + MAX_RADIUS_PX * progress);
+      ring.setStyle({ opacity: 1 - progress });
+    };
+    for (const [name, ping] of this.activity.pingingSatellites()) {
+      const at = this.positions.satellite(name) ?? (ping.position ? L.latLng(ping.position) : null);
+      place(`sat:${name}`, ping, at, '#ffeb3b');
+    }
+    for (const [id, ping] of this.activity.pingingStations()) {
+      place(`gs:${id}`, ping, this.positions.station(id), '#69f0ae');
+    }
+    for (const [key, ring] of this.rings) {
+      if (!live.has(key)) {
+        ring.remove();
+        this.rings.delete(key);
+      }
+    }
+    this.frame = live.size > 0 ? requestAnimationFrame(this.draw) : 0;
+  };
+
+  remove(): void {
+    this.unsubscribe();
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    for (const ring of this.rings.values()) ring.remove();
+    this.rings.clear();
+  }
+}

@@ -1,0 +1,99 @@
+// What a selected station shows on the stations map: distance rings, its radiation diagram and
+// the heat map of its recent receptions (both from GET /v1/station/{id}/statistics).
+import { HEATMAP_CIRCLE_KM, StationStatisticsSchema, formatStationId, type StationListItem } from '@tinygs/contracts';
+import * as L from 'leaflet';
+import { useEffect, useState } from 'react';
+import { useMap } from 'react-leaflet';
+import { api } from '../../../lib/api';
+import { paneRenderer } from '../base/BaseMap';
+import { PANES } from '../base/panes';
+import type { LatLng } from '../types';
+import { bucketBySector, heatmapPositions, radiationDrawing, statisticsPositions } from './radiation';
+import { stationRings } from './stationRings';
+
+export interface SelectionLayers {
+  radiation: boolean;
+  heatmap: boolean;
+}
+
+function useStatisticsPositions(stationId: string): LatLng[] | null {
+  const [state, setState] = useState<{ id: string; positions: LatLng[] } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api(`/v1/station/${stationId}/statistics`, StationStatisticsSchema, { signal: controller.signal })
+      .then((stats) => setState({ id: stationId, positions: statisticsPositions(stats) }))
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) console.error('Loading station statistics failed', err);
+      });
+    return () => controller.abort();
+  }, [stationId]);
+  return state?.id === stationId ? state.positions : null;
+}
+
+export function SelectionOverlay({ station, layers }: { station: StationListItem; layers: SelectionLayers }) {
+  const map = useMap();
+  const [lat, lng] = station.location;
+  const positions = useStatisticsPositions(formatStationId(station.name, station.userId));
+
+  useEffect(() => {
+    const renderer = paneRenderer(map, PANES.coverage.name);
+    const opts = { renderer, pane: PANES.coverage.name, interactive: false };
+    const group = L.layerGroup();
+    for (const { rings } of stationRings(lat, lng)) {
+      L.polygon(
+        rings.map((r) => [r]),
+        { ...opts, color: '#29b6f6', weight: 1.5, fill: false, dashArray: '4 4' },
+      ).addTo(group);
+    }
+    group.addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, lat, lng]);
+
+  useEffect(() => {
+    if (!positions || !layers.radiation) return;
+    const renderer = paneRenderer(map, PANES.coverage.name);
+    const opts = { renderer, pane: PANES.coverage.name, interactive: false };
+    const drawing = radiationDrawing({ lat, lng }, bucketBySector({ lat, lng }, positions));
+    const group = L.layerGroup();
+    for (const { rings } of drawing.circles) {
+      L.polygon(
+        rings.map((r) => [r]),
+        { ...opts, color: '#ffffff', opacity: 0.5, weight: 0.8, fill: false },
+      ).addTo(group);
+    }
+    L.polyline(drawing.radials, { ...opts, color: '#ffffff', opacity: 0.4, weight: 0.8 }).addTo(group);
+    L.polygon(drawing.outline, { ...opts, color: '#ff9800', weight: 2, fillColor: '#ff9800', fillOpacity: 0.25 }).addTo(
+      group,
+    );
+    group.addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, lat, lng, positions, layers.radiation]);
+
+  useEffect(() => {
+    if (!positions || !layers.heatmap) return;
+    const renderer = paneRenderer(map, PANES.coverage.name);
+    const group = L.layerGroup();
+    // Overlapping translucent discs add up: dense areas read as hot without a heat-map plugin.
+    for (const p of heatmapPositions(positions)) {
+      L.circle([p.lat, p.lng], {
+        renderer,
+        pane: PANES.coverage.name,
+        interactive: false,
+        radius: HEATMAP_CIRCLE_KM * 1000,
+        stroke: false,
+        fillColor: '#f44336',
+        fillOpacity: 0.06,
+      }).addTo(group);
+    }
+    group.addTo(map);
+    return () => {
+      group.remove();
+    };
+  }, [map, positions, layers.heatmap]);
+
+  return null;
+}

@@ -1,0 +1,91 @@
+// Everything that moves on the world map is driven from here, imperatively: markers are Leaflet
+// objects updated in place, so a 5-s position update or a live event never re-renders React.
+import { MAP_POSITION_REFRESH_MS, type NewPacketEvent, type StationListItem } from '@tinygs/contracts';
+import { useEffect, useRef } from 'react';
+import { useMap } from 'react-leaflet';
+import { FocusOverlay } from '../layers/FocusOverlay';
+import { PingAnimator } from '../layers/PingAnimator';
+import { SatelliteMarkers } from '../layers/SatelliteMarkers';
+import { StationMarkers } from '../layers/StationMarkers';
+import type { LiveActivity } from '../live/activity';
+import { connectLiveEvents } from '../live/eventStream';
+import { createPositionEngine } from './positionEngine';
+import type { TickResult } from './propagator';
+import type { WorldData } from './useWorldData';
+
+export interface WorldLayersProps {
+  data: WorldData;
+  activity: LiveActivity;
+  /** index into data.satellites, -1 for none */
+  focus: number;
+  onFocus: (index: number) => void;
+  onTick: (result: TickResult) => void;
+  onNewPacket: (event: NewPacketEvent) => void;
+  onStationClick: (station: StationListItem) => void;
+}
+
+export function WorldLayers({ data, activity, focus, onFocus, onTick, onNewPacket, onStationClick }: WorldLayersProps) {
+  const map = useMap();
+  const focusRef = useRef(focus);
+  const handlers = useRef({ onFocus, onTick, onNewPacket, onStationClick });
+  const tickNow = useRef<() => void>(() => undefined);
+
+  useEffect(() => {
+    handlers.current = { onFocus, onTick, onNewPacket, onStationClick };
+  });
+
+  useEffect(() => {
+    const satellites = new SatelliteMarkers(map, data.satellites, (i) => handlers.current.onFocus(i));
+    const stations = new StationMarkers(map, (s) => handlers.current.onStationClick(s));
+    stations.update(data.stations);
+    const overlay = new FocusOverlay(map);
+    const engine = createPositionEngine();
+    engine.load(data.tles);
+
+    let latest = 0;
+    const tick = () => {
+      const id = ++latest;
+      void engine.tick({ timeMs: Date.now(), focus: focusRef.current }).then((result) => {
+        // A focus change may have asked again meanwhile; only the newest answer is drawn.
+        if (id !== latest) return;
+        satellites.update(result.coords, focusRef.current);
+        if (result.focus && result.focus.index === focusRef.current) overlay.show(result.focus.path, result.focus.footprint);
+        else overlay.clear();
+        handlers.current.onTick(result);
+      });
+    };
+    tickNow.current = tick;
+    tick();
+    const interval = setInterval(tick, MAP_POSITION_REFRESH_MS);
+
+    const pings = new PingAnimator(map, activity, {
+      satellite: (name) => satellites.position(satellites.indexOf(name)),
+      station: (id) => stations.position(id),
+    });
+    const disconnect = connectLiveEvents({
+      onNewPacket: (event) => {
+        activity.onNewPacket(event);
+        handlers.current.onNewPacket(event);
+      },
+      onStations: (list) => stations.update(list),
+    });
+
+    return () => {
+      clearInterval(interval);
+      tickNow.current = () => undefined;
+      disconnect();
+      pings.remove();
+      engine.dispose();
+      overlay.clear();
+      satellites.remove();
+      stations.remove();
+    };
+  }, [map, data, activity]);
+
+  useEffect(() => {
+    focusRef.current = focus;
+    tickNow.current();
+  }, [focus]);
+
+  return null;
+}

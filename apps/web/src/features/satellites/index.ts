@@ -1,0 +1,5 @@
+export { useSatellite } from './api/useSatellite';
+export { SatelliteOverview } from './components/SatelliteOverview';
+export { TleBlock } from './components/TleBlock';
+export { OrbitViewer } from './components/OrbitViewer';
+export { SatelliteImages } from './components/SatelliteImages';

@@ -1,0 +1,82 @@
+import { useMemo } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { ParsedFrame } from '@tinygs/contracts';
+import { renderTemplate } from '../lib/renderTemplate';
+import { HexView } from '../../../components/HexView';
+
+export const UNRECOGNIZED_PACKET =
+  'Unrecognized packet. This packet does not match the known structure of this satellite. It might be an unknown packet or just terrestrial noise.';
+export const TEMPLATE_ERROR_TEXT = 'The telemetry template of this satellite could not be shown.';
+
+interface TelemetryViewProps {
+  /** Liquid template of the satellite; null or empty shows a plain field table */
+  template: string | null | undefined;
+  parsed: ParsedFrame | null | undefined;
+  /** base64 frame, shown as hex when the template breaks */
+  raw?: string;
+  /** exposed to the template as `packet` */
+  packet?: unknown;
+}
+
+function displayValue(value: unknown): string {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function FieldTable({ fields }: { fields: Record<string, unknown> }) {
+  return (
+    <Table size="small" aria-label="Telemetry fields">
+      <TableBody>
+        {Object.entries(fields).map(([key, value]) => (
+          <TableRow key={key}>
+            <TableCell component="th" scope="row">
+              {key}
+            </TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{displayValue(value)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Decoded telemetry through the satellite's template; never a blank area. */
+export function TelemetryView({ template, parsed, raw, packet }: TelemetryViewProps) {
+  const result = useMemo(() => {
+    if (!parsed || !template) return null;
+    return renderTemplate(template, {
+      packet: packet ?? { parsed },
+      h: parsed.header ?? {},
+      p: parsed.payload ?? {},
+    });
+  }, [template, parsed, packet]);
+
+  if (!parsed) return <Typography>{UNRECOGNIZED_PACKET}</Typography>;
+  if (result?.ok) {
+    return <Box className="telemetry" dangerouslySetInnerHTML={{ __html: result.html }} />;
+  }
+  const fallback = raw ? (
+    <HexView raw={raw} />
+  ) : (
+    <FieldTable fields={{ ...(parsed.header ?? {}), ...(parsed.payload ?? {}) }} />
+  );
+  if (result && !result.ok) {
+    console.warn('Telemetry template failed', result.error);
+    return (
+      <>
+        <Alert severity="warning" sx={{ mb: 1 }}>
+          {TEMPLATE_ERROR_TEXT}
+        </Alert>
+        {fallback}
+      </>
+    );
+  }
+  return <FieldTable fields={{ ...(parsed.header ?? {}), ...(parsed.payload ?? {}) }} />;
+}

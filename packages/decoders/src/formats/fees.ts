@@ -1,0 +1,55 @@
+import { Fees } from '../generated/fees';
+import { finiteOrNull, parseStruct, structToJson } from '../kaitai';
+import type { FormatDecoder } from '../types';
+
+/** Transmitter power the network reports for FEES, mW. */
+const TX_POWER_MW = 500;
+/** Volts of the reference the ADC reads as `vacd2v5`. */
+const REFERENCE_V = 2.5;
+/** Battery and solar bus voltages are measured through a 1/2 divider. */
+const DIVIDER = 2;
+
+export const fees: FormatDecoder = {
+  id: 'fees',
+  decode(frame) {
+    const parsed = parseStruct(Fees, frame);
+    const raw = parsed.payload;
+    // Volts (or amperes) per ADC count; a zero reference reading gives null values, not a throw.
+    const coefficient = REFERENCE_V / raw.vacd2v5;
+    const vBat = raw.vbat * coefficient * DIVIDER;
+    const vSol = raw.vsol * coefficient * DIVIDER;
+    const iLoad = raw.iload * coefficient;
+    const iCharger = raw.icharger * coefficient;
+    const calibrated = {
+      coefficient,
+      vBat,
+      vSol,
+      vPxCell: raw.pxCellV * coefficient,
+      vMxCell: raw.mxCellV * coefficient,
+      vPyCell: raw.pyCellV * coefficient,
+      vPzCell: raw.pzCellV * coefficient,
+      iLoad,
+      iCharger,
+      iPxCell: raw.pxCellI * coefficient,
+      iMxCell: raw.mxCellI * coefficient,
+      iPyCell: raw.pyCellI * coefficient,
+      tinygsBatVoltage: vBat * 1000,
+      tinygsSolarVoltage: vSol * 1000,
+      tinygsLoadCurrent: iLoad * 1000,
+      tinygsChargeCurrent: iCharger * 1000,
+    };
+    return {
+      header: structToJson(parsed.header),
+      payload: {
+        ...structToJson(raw),
+        ...Object.fromEntries(
+          Object.entries(calibrated).map(([key, value]) => [key, finiteOrNull(value)]),
+        ),
+        tinygsTimestamp: raw.timestamp,
+        tinygsTxPower: TX_POWER_MW,
+      },
+      type: 'Beacon',
+      telemetry: true,
+    };
+  },
+};
