@@ -21,9 +21,20 @@ const PROXIED_PATHS = [
 // (pulled in by Vitest), while this app builds with its own Vite 7: same runtime plugin shape.
 const reactPlugin = react() as unknown as PluginOption;
 
+// The contracts package holds only declarations (zod schemas, constants), but its schemas are built
+// with chained calls a bundler cannot prove pure. Declaring its modules side-effect free lets a
+// screen that needs one constant skip every schema it does not use (and zod with them).
+const contractsArePure: PluginOption = {
+  name: 'tinygs-contracts-side-effect-free',
+  transform(code, id) {
+    if (!/[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id)) return null;
+    return { code, map: null, moduleSideEffects: false };
+  },
+};
+
 export default defineConfig({
   base: '/',
-  plugins: [reactPlugin],
+  plugins: [reactPlugin, contractsArePure],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   PacketDetailSchema,
@@ -14,7 +15,7 @@ import {
 } from '../src/index';
 
 // Captured from the live network in 2022; the path can be overridden for other checkouts.
-const LIVE_DIR = process.env.TINYGS_LIVE_PACKETS_DIR ?? '/work/shared/data/live-packets-2022';
+const LIVE_DIR = process.env.TINYGS_LIVE_PACKETS_DIR ?? fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
 
 function livePackets(file: string): unknown[] {
   const body = JSON.parse(readFileSync(join(LIVE_DIR, file), 'utf8')) as { packets: unknown[] };

@@ -54,9 +54,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    maxParamLength: 500,
-    // Station ids contain '@'; keep the router from treating anything oddly.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Station ids ({name}@{userId}) and satellite names travel as path parameters.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

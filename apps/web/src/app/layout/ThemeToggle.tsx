@@ -1,5 +1,4 @@
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import { useColorScheme } from '@mui/material/styles';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
 import LightModeIcon from '@mui/icons-material/LightMode';
@@ -10,14 +9,13 @@ export function ThemeToggle() {
   const resolved = mode === 'system' || !mode ? (systemMode ?? 'light') : mode;
   const next = resolved === 'dark' ? 'light' : 'dark';
   return (
-    <Tooltip title={`Switch to ${next} theme`}>
-      <IconButton
-        color="inherit"
-        aria-label={`Switch to ${next} theme`}
-        onClick={() => setMode(next)}
-      >
-        {resolved === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}
-      </IconButton>
-    </Tooltip>
+    <IconButton
+      color="inherit"
+      aria-label={`Switch to ${next} theme`}
+      title={`Switch to ${next} theme`}
+      onClick={() => setMode(next)}
+    >
+      {resolved === 'dark' ? <LightModeIcon /> : <DarkModeIcon />}
+    </IconButton>
   );
 }

@@ -8,7 +8,6 @@ import Box from '@mui/material/Box';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import Tooltip from '@mui/material/Tooltip';
 import MenuIcon from '@mui/icons-material/Menu';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
@@ -18,6 +17,8 @@ import { clearSession, useSession } from '../../lib/session';
 import { apiText } from '../../lib/api';
 import { ThemeToggle } from './ThemeToggle';
 
+// Tooltips are left out of the top bar on purpose: MUI's Tooltip brings Popper.js into the first
+// download of every page. Native title attributes do the job.
 // The dialogs belong to the auth feature and are only downloaded when a visitor opens one.
 const LoginDialog = lazy(() => import('../../features/auth/LoginDialog'));
 const RegisterDialog = lazy(() => import('../../features/auth/RegisterDialog'));
@@ -84,16 +85,15 @@ export function TopBar({ onToggleMenu }: TopBarProps) {
           <Box sx={{ display: { xs: 'none', sm: 'flex' }, alignItems: 'center', gap: 1 }}>
             {session ? (
               <>
-                <Tooltip title="User console">
-                  <IconButton
-                    color="inherit"
-                    component={RouterLink}
-                    to={userLink}
-                    aria-label="User console"
-                  >
-                    <AccountCircleIcon />
-                  </IconButton>
-                </Tooltip>
+                <IconButton
+                  color="inherit"
+                  component={RouterLink}
+                  to={userLink}
+                  aria-label="User console"
+                  title="User console"
+                >
+                  <AccountCircleIcon />
+                </IconButton>
                 <Button color="inherit" onClick={signOut}>
                   Sign Out
                 </Button>

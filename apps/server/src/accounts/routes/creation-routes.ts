@@ -1,0 +1,75 @@
+// New stations by one-time code: the owner's calls and the firmware's credential poll.
+import {
+  CreationPayloadSchema,
+  ErrorBodySchema,
+  FirmwareCredentialsQuerySchema,
+  FirmwareCredentialsResponseSchema,
+  StationCreatedResponseSchema,
+  UserIdQuerySchema,
+} from '@tinygs/contracts';
+import type { RouteModule } from '../../http/routes';
+import { requireOwner, requireUser } from '../../http/auth';
+import { collectCredentials, creationStatus, submitCreation } from '../creation';
+import { enforceLimit } from '../rate-limit';
+import { accountsState } from '../state';
+import { authErrors, clientAddress, SessionHeadersSchema } from './common';
+import { ownUserFirst } from './guards';
+
+const POLL_WAIT = 'Too many requests from your address. A station asks every 15 seconds; please slow down.';
+
+export const creationRoutes: RouteModule = async (app, ctx) => {
+  const { limits } = accountsState(ctx);
+
+  app.post(
+    '/v1/otp',
+    {
+      preValidation: ownUserFirst(ctx, 'query', 'userId'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Start creating a station with the one-time code it shows',
+        headers: SessionHeadersSchema,
+        querystring: UserIdQuerySchema,
+        body: CreationPayloadSchema,
+        response: { 200: StationCreatedResponseSchema, ...authErrors, 409: ErrorBodySchema },
+      },
+    },
+    async (req) => {
+      await requireOwner(ctx, req, req.query.userId);
+      return submitCreation(ctx, req.query.userId, req.body);
+    },
+  );
+
+  app.get(
+    '/v1/station_created',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Outcome of the user’s latest station creation (polled every 20 s)',
+        headers: SessionHeadersSchema,
+        response: { 200: StationCreatedResponseSchema, 401: ErrorBodySchema },
+      },
+    },
+    async (req) => {
+      const user = await requireUser(ctx, req);
+      return creationStatus(ctx, user.userId);
+    },
+  );
+
+  app.get(
+    '/credentials',
+    {
+      schema: {
+        tags: ['stations'],
+        summary: 'Firmware: collect MQTT credentials and settings for a one-time code (404 until submitted; once)',
+        querystring: FirmwareCredentialsQuerySchema,
+        response: { 200: FirmwareCredentialsResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+      },
+    },
+    async (req, reply) => {
+      // Codes are only 6 digits: unthrottled polling could sweep them all within the 30 minutes.
+      enforceLimit(reply, limits.credentialsPerAddress, clientAddress(req), POLL_WAIT);
+      reply.header('cache-control', 'no-store');
+      return collectCredentials(ctx, req.query.otp);
+    },
+  );
+};

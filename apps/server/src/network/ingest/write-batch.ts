@@ -1,0 +1,191 @@
+// One write batch: station lifecycle changes in arrival order, then every queued reception with
+// the packets it creates or joins and all counters that move with them. Runs in one transaction.
+import type { SatPos } from '@tinygs/contracts';
+import type { Kysely } from 'kysely';
+import type { Database, NewPacket, NewReception } from '../../db/schema';
+import { addToCounters } from '../../repositories/counters';
+import {
+  addDailyStats,
+  addSatelliteStats,
+  addToStationNumbers,
+  insertPackets,
+  insertReceptions,
+  type DailyStationStat,
+  type SatelliteReceptionStats,
+} from '../../repositories/packets';
+import {
+  addStationReceptionStats,
+  setStationSatellite,
+  writeOffline,
+  writeSeen,
+  writeWelcome,
+  type StationReceptionStats,
+  type WelcomeWrite,
+} from '../../repositories/stations';
+
+export interface ReceptionWrite {
+  hash: string;
+  packetId: string;
+  /** the packet row when this reception is the first of its frame */
+  newPacket: NewPacket | null;
+  reception: NewReception;
+  satelliteName: string;
+  satDisplayName: string;
+  /** the packet's satellite position, for the live event */
+  satPos: SatPos | null;
+  crcError: boolean;
+  /** the frame decoded: a confirmed packet for the station */
+  decoded: boolean;
+}
+
+export type WriteOp =
+  | { kind: 'welcome'; write: WelcomeWrite; cameOnline: boolean }
+  | { kind: 'seen'; id: string; at: number; wifiRssi?: number; radioStatus?: number; cameOnline: boolean }
+  | { kind: 'offline'; ids: string[] }
+  | { kind: 'satellite'; id: string; satellite: string }
+  | { kind: 'reception'; write: ReceptionWrite };
+
+export interface StoredPacket {
+  packetId: string;
+  satelliteName: string;
+  satDisplayName: string;
+  satPos: SatPos | null;
+  crcError: boolean;
+  stations: string[];
+}
+
+export interface BatchOutcome {
+  newPackets: StoredPacket[];
+  receptions: number;
+  changedStations: Set<string>;
+}
+
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+async function writeStationOps(trx: Kysely<Database>, ops: readonly WriteOp[], changed: Set<string>) {
+  let members = 0;
+  let online = 0;
+  for (const op of ops) {
+    if (op.kind === 'welcome') {
+      const result = await writeWelcome(trx, op.write);
+      if (result.firstOfUser) members += 1;
+      if (op.cameOnline) online += 1;
+      changed.add(op.write.id);
+    } else if (op.kind === 'seen') {
+      await writeSeen(trx, op);
+      if (op.cameOnline) {
+        online += 1;
+        changed.add(op.id);
+      }
+    } else if (op.kind === 'offline') {
+      await writeOffline(trx, op.ids);
+      online -= op.ids.length;
+      for (const id of op.ids) changed.add(id);
+    } else if (op.kind === 'satellite') {
+      await setStationSatellite(trx, op.id, op.satellite);
+      changed.add(op.id);
+    }
+  }
+  return { members, online };
+}
+
+export async function writeBatch(trx: Kysely<Database>, ops: readonly WriteOp[], droppedMessages: number): Promise<BatchOutcome> {
+  const changedStations = new Set<string>();
+  const { members, online } = await writeStationOps(trx, ops, changedStations);
+
+  const receptions = ops.flatMap((op) => (op.kind === 'reception' ? [op.write] : []));
+  const created = new Map<string, { row: NewPacket; stored: StoredPacket }>();
+  const joined = new Map<string, number>();
+  const stationStats = new Map<string, StationReceptionStats>();
+  const satelliteStats = new Map<string, SatelliteReceptionStats>();
+  const daily = new Map<string, DailyStationStat>();
+  let newPackets = 0;
+  let crcErrors = 0;
+
+  for (const r of receptions) {
+    const at = r.reception.serverTime;
+    const stationId = r.reception.stationId;
+    changedStations.add(stationId);
+    if (r.newPacket) {
+      created.set(r.packetId, {
+        row: { ...r.newPacket, stationNumber: 0 },
+        stored: {
+          packetId: r.packetId,
+          satelliteName: r.satelliteName,
+          satDisplayName: r.satDisplayName,
+          satPos: r.satPos,
+          crcError: r.crcError,
+          stations: [],
+        },
+      });
+      if (!r.crcError) newPackets += 1;
+    }
+    const own = created.get(r.packetId);
+    if (own) {
+      own.row.stationNumber = (own.row.stationNumber ?? 0) + 1;
+      own.stored.stations.push(stationId);
+    } else {
+      joined.set(r.packetId, (joined.get(r.packetId) ?? 0) + 1);
+    }
+
+    let s = stationStats.get(stationId);
+    if (!s) {
+      s = { id: stationId, telemetryPackets: 0, confirmedPackets: 0, crcErrors: 0, lastPacketTime: null, lastSeen: at, maxDistanceKm: null };
+      stationStats.set(stationId, s);
+    }
+    s.lastSeen = Math.max(s.lastSeen, at);
+    if (r.crcError) {
+      crcErrors += 1;
+      s.crcErrors += 1;
+      continue;
+    }
+    s.telemetryPackets += 1;
+    if (r.decoded) s.confirmedPackets += 1;
+    s.lastPacketTime = Math.max(s.lastPacketTime ?? 0, at);
+    const distance = r.reception.distance;
+    if (typeof distance === 'number' && (s.maxDistanceKm === null || distance > s.maxDistanceKm)) s.maxDistanceKm = distance;
+
+    let sat = satelliteStats.get(r.satelliteName);
+    if (!sat) {
+      sat = { name: r.satelliteName, frames: 0, confirmedPackets: 0, lastPacketTime: at };
+      satelliteStats.set(r.satelliteName, sat);
+    }
+    sat.frames += 1;
+    if (r.newPacket) sat.confirmedPackets += 1;
+    sat.lastPacketTime = Math.max(sat.lastPacketTime, at);
+
+    const day = utcDay(at);
+    const key = `${stationId}\n${day}\n${r.satelliteName}`;
+    const d = daily.get(key);
+    if (d) d.frames += 1;
+    else daily.set(key, { stationId, day, satellite: r.satelliteName, frames: 1 });
+  }
+
+  await insertPackets(
+    trx,
+    [...created.values()].map((c) => c.row),
+  );
+  await insertReceptions(
+    trx,
+    receptions.map((r) => r.reception),
+  );
+  await addToStationNumbers(
+    trx,
+    [...joined].map(([id, add]) => ({ id, add })),
+  );
+  await addStationReceptionStats(trx, [...stationStats.values()]);
+  await addSatelliteStats(trx, [...satelliteStats.values()]);
+  await addDailyStats(trx, [...daily.values()]);
+  await addToCounters(trx, {
+    members,
+    stations: online,
+    packets: newPackets,
+    receptions: receptions.length,
+    crcErrors,
+    droppedMessages,
+  });
+
+  return { newPackets: [...created.values()].map((c) => c.stored), receptions: receptions.length, changedStations };
+}
