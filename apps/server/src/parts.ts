@@ -2,6 +2,11 @@
 // chat bot, simulator). Each starts with the shared context and returns how to stop it.
 // main.ts and the test harness start them in this order and stop them in reverse.
 import type { AppContext } from './context';
+import { demoUserPart } from './accounts/demo-user';
+import { botPart } from './bot/part';
+import { mailPart } from './mail/part';
+import { networkPart } from './network/part';
+import { autoTunePart } from './network/auto-tune';
 
 export interface RunningPart {
   stop(): Promise<void>;
@@ -13,4 +18,4 @@ export interface Part {
   start(ctx: AppContext): Promise<RunningPart | null>;
 }
 
-export const parts: Part[] = [];
+export const parts: Part[] = [mailPart, botPart, demoUserPart, networkPart, autoTunePart];

@@ -18,7 +18,8 @@ const SWEEP_AT = 10_000;
 
 /** GET /altcha/challenge: what the ALTCHA widget (v2 proof of work) expects. */
 export const AltchaChallengeSchema = z.object({
-  parameters: z.looseObject({
+  // Every parameter is signed: the schema lists them all so serialisation drops none.
+  parameters: z.object({
     algorithm: z.string(),
     nonce: z.string(),
     salt: z.string(),
@@ -26,7 +27,10 @@ export const AltchaChallengeSchema = z.object({
     keyLength: z.number(),
     keyPrefix: z.string(),
     keySignature: z.string().optional(),
+    memoryCost: z.number().optional(),
+    parallelism: z.number().optional(),
     expiresAt: z.number().optional(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   }),
   signature: z.string().optional(),
 });

@@ -21,6 +21,7 @@ import {
 } from '../repositories/creations';
 import { findUserById } from '../repositories/users';
 import { brokerAddress } from './broker-address';
+import { isStationOnline } from './station-commands';
 import { findOwnedStation } from './stations-store';
 
 /** After collecting its credentials a station reboots and connects; give it this long. */
@@ -114,8 +115,11 @@ async function settle(ctx: AppContext, row: PendingCreationRow, now: number): Pr
     return { status: 'error', text: CREATION_TEXTS.expired };
   }
   // Delivered: success once the station has shown up on the broker under the submitted name.
-  const station = await findOwnedStation(ctx, formatStationId(row.stationName, row.userId));
-  const connected = station !== undefined && (station.status === 1 || (station.lastSeen ?? 0) >= (row.deliveredAt ?? 0));
+  const stationId = formatStationId(row.stationName, row.userId);
+  const station = await findOwnedStation(ctx, stationId);
+  const connected =
+    station !== undefined &&
+    (isStationOnline(ctx, station) || station.status === 1 || (station.lastSeen ?? 0) >= (row.deliveredAt ?? 0));
   if (connected) {
     const text = `Station ${row.stationName} is connected. Welcome to the network!`;
     await setCreationOutcome(db, row.id, { status: 'success', text });

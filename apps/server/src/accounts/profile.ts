@@ -51,7 +51,7 @@ async function sendValidationMail(ctx: AppContext, userId: string, email: string
   await mailerOf(ctx).send({ to: email, ...content });
 }
 
-/** Saves the preferences; a new address is unvalidated until the link mailed to it is opened. */
+/** Saves the preferences; an address is unvalidated until the link mailed to it is opened. */
 export async function updateProfile(
   ctx: AppContext,
   userId: string,
@@ -62,18 +62,27 @@ export async function updateProfile(
   if (!current) throw notFound('User not found');
   const email = body.email.toLowerCase();
   const changed = email !== current.email;
+  // An address registered through the chat bot was never validated: saving sends the link too.
+  const needsValidation = changed || current.emailVal !== 1;
+  const limiter = accountsState(ctx).limits.validationMailPerUser;
+  let sendMail = needsValidation;
   if (changed) {
     const owner = await findUserByEmail(ctx.database.db, email);
     if (owner && owner.id !== userId) throw conflict(EMAIL_TAKEN);
-    enforceLimit(reply, accountsState(ctx).limits.validationMailPerUser, userId, VALIDATION_WAIT);
+    // Changing the address again and again would let anyone use us to mail strangers.
+    enforceLimit(reply, limiter, userId, VALIDATION_WAIT);
+  } else if (needsValidation) {
+    // Saving other preferences repeatedly must still work; the reminder mail is just skipped.
+    sendMail = limiter.retryAfterMs(userId) === 0;
+    if (sendMail) limiter.record(userId);
   }
   await updateUserProfile(ctx.database.db, userId, {
     email,
-    emailVal: changed ? false : current.emailVal === 1,
+    emailVal: !needsValidation,
     acceptedTerms: body.acceptedTerms,
     newsletterFrequency: body.newsletterFrequency,
   });
-  if (changed) await sendValidationMail(ctx, userId, email);
+  if (sendMail) await sendValidationMail(ctx, userId, email);
   return getProfile(ctx, userId);
 }
 

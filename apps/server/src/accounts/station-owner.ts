@@ -10,10 +10,10 @@ import {
 } from '@tinygs/contracts';
 import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
-import { conflict } from '../http/errors';
+import { conflict, notFound } from '../http/errors';
 import { removePictureFiles } from './pictures';
-import { sendToStation, STATION_OFFLINE, stationCommands } from './station-commands';
-import { deleteOfflineStation, updateStationSettings } from './stations-store';
+import { isStationOnline, sendToStation, STATION_OFFLINE, stationCommands } from './station-commands';
+import { deleteStationWithPictures, updateStationSettings } from './stations-store';
 import { listStationPictures } from '../repositories/pictures';
 
 export const ONLY_INACTIVE_DELETE = 'Only inactive stations can be deleted';
@@ -39,7 +39,7 @@ export async function editStation(ctx: AppContext, station: StationRow, body: St
 
 /** Auto tune to a band (the network's auto-tuner takes over) or manual tuning sent at once with `begine`. */
 export async function operateStation(ctx: AppContext, station: StationRow, body: StationOperateBody): Promise<void> {
-  if (station.status !== 1) throw conflict(STATION_OFFLINE);
+  if (!isStationOnline(ctx, station)) throw conflict(STATION_OFFLINE);
   if (body.autoTune !== 0) {
     await updateStationSettings(ctx, station.id, { autoTune: body.autoTune });
     changed(ctx, station);
@@ -59,7 +59,7 @@ export async function operateStation(ctx: AppContext, station: StationRow, body:
 
 export async function transmit(ctx: AppContext, station: StationRow, bytes: Uint8Array): Promise<void> {
   if (station.tx !== 1) throw conflict(TX_DISABLED);
-  if (station.status !== 1) throw conflict(STATION_OFFLINE);
+  if (!isStationOnline(ctx, station)) throw conflict(STATION_OFFLINE);
   const commands = stationCommands(ctx);
   await sendToStation(() => commands.tx(station.id, bytes));
 }
@@ -71,9 +71,9 @@ export function testFrame(station: StationRow, now = new Date()): Uint8Array {
 }
 
 export async function deleteStation(ctx: AppContext, station: StationRow): Promise<void> {
-  if (station.status === 1) throw conflict(ONLY_INACTIVE_DELETE);
+  if (isStationOnline(ctx, station)) throw conflict(ONLY_INACTIVE_DELETE);
   const pictures = await listStationPictures(ctx.database.db, station.id);
-  if (!(await deleteOfflineStation(ctx, station.id))) throw conflict(ONLY_INACTIVE_DELETE);
+  if (!(await deleteStationWithPictures(ctx, station.id))) throw notFound('Station not found');
   removePictureFiles(ctx, pictures.map((p) => p.id));
   changed(ctx, station);
 }

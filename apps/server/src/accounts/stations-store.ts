@@ -12,12 +12,12 @@ export async function updateStationSettings(ctx: AppContext, id: string, patch: 
 }
 
 /**
- * Removes an offline station and its picture rows in one transaction; answers false when the station
- * was online (or gone) at that moment. Packets and receptions stay: they belong to the network.
+ * Removes a station and its picture rows in one transaction (the caller has checked it is offline);
+ * false when it was already gone. Packets and receptions stay: they belong to the network.
  */
-export async function deleteOfflineStation(ctx: AppContext, id: string): Promise<boolean> {
+export async function deleteStationWithPictures(ctx: AppContext, id: string): Promise<boolean> {
   return ctx.database.db.transaction().execute(async (trx) => {
-    const result = await trx.deleteFrom('stations').where('id', '=', id).where('status', '=', 0).executeTakeFirst();
+    const result = await trx.deleteFrom('stations').where('id', '=', id).executeTakeFirst();
     if (result.numDeletedRows === 0n) return false;
     await trx.deleteFrom('stationPictures').where('stationId', '=', id).execute();
     return true;

@@ -33,6 +33,10 @@ export class NetworkMetrics {
     this.unsavedDrops += 1;
   }
 
+  get unsavedDropCount(): number {
+    return this.unsavedDrops;
+  }
+
   /** Hands the drops since the last call to the writer, which persists them. */
   takeUnsavedDrops(): number {
     const n = this.unsavedDrops;

@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router/dom';
-import { createBrowserRouter } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { AppProviders } from './AppProviders';
-import { routes } from './routes';
+import { AppRoutes } from './AppRoutes';
 import { createQueryClient } from '../lib/queryClient';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <QueryClientProvider client={queryClient}>
       <AppProviders>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </AppProviders>
     </QueryClientProvider>
   );

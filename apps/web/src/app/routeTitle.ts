@@ -12,9 +12,7 @@ function isRouteHandle(value: unknown): value is RouteHandle {
 }
 
 /** '{route title} - {product}', from the deepest matched route that declares a title. */
-export function documentTitle(
-  matches: readonly { handle: unknown; params: Params }[],
-): string {
+export function documentTitle(matches: readonly { handle: unknown; params: Params }[]): string {
   for (let i = matches.length - 1; i >= 0; i -= 1) {
     const match = matches[i];
     if (match && isRouteHandle(match.handle)) {

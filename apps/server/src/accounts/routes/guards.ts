@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseStationId } from '@tinygs/contracts';
 import type { AppContext } from '../../context';
+import type { StationRow } from '../../db/schema';
 import { requireUser } from '../../http/auth';
 import { forbidden, notFound } from '../../http/errors';
 import { findOwnedStation } from '../stations-store';
@@ -34,4 +35,13 @@ export function ownStationFirst(ctx: AppContext): Hook {
     if (!station) throw notFound('Station not found');
     if (station.userId !== user.userId) throw forbidden();
   };
+}
+
+/** The station for an owner-only handler: 401, 404 or 403 as the hook above, after validation. */
+export async function ownedStation(ctx: AppContext, req: FastifyRequest, id: string): Promise<StationRow> {
+  const user = await requireUser(ctx, req);
+  const station = await findOwnedStation(ctx, id);
+  if (!station) throw notFound('Station not found');
+  if (station.userId !== user.userId) throw forbidden();
+  return station;
 }

@@ -71,7 +71,7 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
         summary: 'Validate an e-mail address (the link in the validation mail); answers a small HTML page',
         querystring: ValidateQuerySchema,
         produces: ['text/html'],
-        response: { 200: z.string().describe('HTML page') },
+        response: { 200: z.string().describe('HTML page'), 400: z.union([z.string(), ErrorBodySchema]) },
       },
     },
     async (req, reply) => {

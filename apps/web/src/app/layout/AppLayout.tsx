@@ -1,61 +1,81 @@
-import { Suspense, useEffect, useState } from 'react';
-import { Outlet, ScrollRestoration, useMatches } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { TopBar } from './TopBar';
-import { DRAWER_WIDTH, SideDrawer } from './SideDrawer';
+import { NavLinks } from './NavLinks';
+import { DRAWER_WIDTH } from './navigation';
 import { Footer } from './Footer';
-import { documentTitle } from '../routeTitle';
+import { RouteErrorBoundary } from './RouteError';
 import { PageLoading } from '../../components/PageLoading';
 
-function useRouteDocumentTitle() {
-  const matches = useMatches();
-  const title = documentTitle(matches);
+const SideDrawer = lazy(() => import('./SideDrawer'));
+
+function useScrollToTopOnNavigation() {
+  const { pathname, hash } = useLocation();
   useEffect(() => {
-    document.title = title;
-  }, [title]);
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
 }
 
 export function AppLayout() {
-  useRouteDocumentTitle();
+  useScrollToTopOnNavigation();
+  const { pathname } = useLocation();
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
-  // Wide screens keep the drawer open beside the content; small screens open it on demand.
-  const [wideOpen, setWideOpen] = useState(true);
-  const [narrowOpen, setNarrowOpen] = useState(false);
-  const open = wide ? wideOpen : narrowOpen;
+  // Wide screens keep the navigation beside the content; small screens open a drawer on demand.
+  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerLoaded, setDrawerLoaded] = useState(false);
 
-  const toggle = () => (wide ? setWideOpen((v) => !v) : setNarrowOpen((v) => !v));
+  const toggle = () => {
+    if (wide) setSidebarOpen((v) => !v);
+    else {
+      setDrawerLoaded(true);
+      setDrawerOpen((v) => !v);
+    }
+  };
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <TopBar onToggleMenu={toggle} />
-      <SideDrawer
-        open={open}
-        variant={wide ? 'persistent' : 'temporary'}
-        onClose={() => (wide ? setWideOpen(false) : setNarrowOpen(false))}
-      />
-      <Box
-        sx={{
-          flexGrow: 1,
-          minWidth: 0,
-          display: 'flex',
-          flexDirection: 'column',
-          ml: wide && !open ? `-${DRAWER_WIDTH}px` : 0,
-          transition: theme.transitions.create('margin'),
-        }}
-      >
+      {wide && sidebarOpen ? (
+        <Box
+          component="aside"
+          sx={{
+            width: DRAWER_WIDTH,
+            flexShrink: 0,
+            borderRight: 1,
+            borderColor: 'divider',
+            bgcolor: 'background.paper',
+            position: 'sticky',
+            top: 0,
+            height: '100vh',
+            overflowY: 'auto',
+          }}
+        >
+          <Toolbar />
+          <NavLinks />
+        </Box>
+      ) : null}
+      {!wide && drawerLoaded ? (
+        <Suspense fallback={null}>
+          <SideDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
+      ) : null}
+      <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
         <Box component="main" id="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 } }}>
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
+          <RouteErrorBoundary key={pathname}>
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </RouteErrorBoundary>
         </Box>
         <Footer />
       </Box>
-      <ScrollRestoration />
     </Box>
   );
 }

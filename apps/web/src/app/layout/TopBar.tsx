@@ -5,8 +5,6 @@ import Toolbar from '@mui/material/Toolbar';
 import IconButton from '@mui/material/IconButton';
 import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
@@ -16,29 +14,24 @@ import { LINKS, PRODUCT_NAME } from '../../config/site';
 import { clearSession, useSession } from '../../lib/session';
 import { apiText } from '../../lib/api';
 import { ThemeToggle } from './ThemeToggle';
+import type { OverflowAction } from './OverflowMenu';
 
 // Tooltips are left out of the top bar on purpose: MUI's Tooltip brings Popper.js into the first
-// download of every page. Native title attributes do the job.
-// The dialogs belong to the auth feature and are only downloaded when a visitor opens one.
+// download of every page. Native title attributes do the job. The menu and the dialogs are only
+// downloaded when a visitor opens one.
+const OverflowMenu = lazy(() => import('./OverflowMenu'));
 const LoginDialog = lazy(() => import('../../features/auth/LoginDialog'));
 const RegisterDialog = lazy(() => import('../../features/auth/RegisterDialog'));
 
 type OpenDialog = 'login' | 'register' | null;
 
-interface TopBarProps {
-  onToggleMenu: () => void;
-}
-
-export function TopBar({ onToggleMenu }: TopBarProps) {
+export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const session = useSession();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [overflowAnchor, setOverflowAnchor] = useState<HTMLElement | null>(null);
 
-  const closeOverflow = () => setOverflowAnchor(null);
-
   const signOut = () => {
-    closeOverflow();
     if (session) {
       // Best effort: the local session is cleared whatever the server answers.
       apiText('/v1/logout', { auth: session }).catch((error: unknown) =>
@@ -49,12 +42,17 @@ export function TopBar({ onToggleMenu }: TopBarProps) {
     void navigate('/');
   };
 
-  const openDialog = (which: Exclude<OpenDialog, null>) => {
-    closeOverflow();
-    setDialog(which);
-  };
-
   const userLink = session ? `/user/${encodeURIComponent(session.userId)}` : '/';
+  const actions: OverflowAction[] = session
+    ? [
+        { label: 'User console', to: userLink },
+        { label: 'Sign Out', onClick: signOut },
+      ]
+    : [
+        { label: 'Login', onClick: () => setDialog('login') },
+        { label: 'Register', onClick: () => setDialog('register') },
+        { label: 'Donate', href: LINKS.donate },
+      ];
 
   return (
     <>
@@ -73,10 +71,16 @@ export function TopBar({ onToggleMenu }: TopBarProps) {
             component={RouterLink}
             to="/"
             aria-label={`${PRODUCT_NAME} home`}
-            sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit' }}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: 1,
+              color: 'inherit',
+              textDecoration: 'none',
+            }}
           >
             <Logo size={32} />
-            <Typography variant="h6" component="span" sx={{ textDecoration: 'none' }}>
+            <Typography variant="h6" component="span">
               {PRODUCT_NAME}
             </Typography>
           </Box>
@@ -100,10 +104,10 @@ export function TopBar({ onToggleMenu }: TopBarProps) {
               </>
             ) : (
               <>
-                <Button color="inherit" onClick={() => openDialog('login')}>
+                <Button color="inherit" onClick={() => setDialog('login')}>
                   Login
                 </Button>
-                <Button color="inherit" onClick={() => openDialog('register')}>
+                <Button color="inherit" onClick={() => setDialog('register')}>
                   Register
                 </Button>
                 <Button
@@ -118,54 +122,27 @@ export function TopBar({ onToggleMenu }: TopBarProps) {
               </>
             )}
           </Box>
-          <Box sx={{ display: { xs: 'flex', sm: 'none' } }}>
-            <IconButton
-              color="inherit"
-              aria-label="More actions"
-              aria-haspopup="menu"
-              aria-controls={overflowAnchor ? 'top-bar-overflow' : undefined}
-              onClick={(event) => setOverflowAnchor(event.currentTarget)}
-            >
-              <MoreVertIcon />
-            </IconButton>
-          </Box>
+          <IconButton
+            color="inherit"
+            aria-label="More actions"
+            aria-haspopup="menu"
+            aria-controls={overflowAnchor ? 'top-bar-overflow' : undefined}
+            onClick={(event) => setOverflowAnchor(event.currentTarget)}
+            sx={{ display: { xs: 'inline-flex', sm: 'none' } }}
+          >
+            <MoreVertIcon />
+          </IconButton>
         </Toolbar>
       </AppBar>
-      <Menu
-        id="top-bar-overflow"
-        anchorEl={overflowAnchor}
-        open={overflowAnchor !== null}
-        onClose={closeOverflow}
-      >
-        {session
-          ? [
-              <MenuItem key="user" component={RouterLink} to={userLink} onClick={closeOverflow}>
-                User console
-              </MenuItem>,
-              <MenuItem key="signout" onClick={signOut}>
-                Sign Out
-              </MenuItem>,
-            ]
-          : [
-              <MenuItem key="login" onClick={() => openDialog('login')}>
-                Login
-              </MenuItem>,
-              <MenuItem key="register" onClick={() => openDialog('register')}>
-                Register
-              </MenuItem>,
-              <MenuItem
-                key="donate"
-                component="a"
-                href={LINKS.donate}
-                target="_blank"
-                rel="noopener noreferrer"
-                onClick={closeOverflow}
-              >
-                Donate
-              </MenuItem>,
-            ]}
-      </Menu>
       <Suspense fallback={null}>
+        {overflowAnchor ? (
+          <OverflowMenu
+            id="top-bar-overflow"
+            anchor={overflowAnchor}
+            actions={actions}
+            onClose={() => setOverflowAnchor(null)}
+          />
+        ) : null}
         {dialog === 'login' && <LoginDialog open onClose={() => setDialog(null)} />}
         {dialog === 'register' && <RegisterDialog open onClose={() => setDialog(null)} />}
       </Suspense>

@@ -37,3 +37,5 @@ export const NAV_GROUPS: NavGroup[] = [
     ],
   },
 ];
+
+export const DRAWER_WIDTH = 240;

@@ -9,7 +9,12 @@ import {
   TleBlock,
   useSatellite,
 } from '../../features/satellites';
-import { NO_PACKETS_TEXT, PacketTable, useInactivePackets, usePackets } from '../../features/packets';
+import {
+  NO_PACKETS_TEXT,
+  PacketTable,
+  useInactivePackets,
+  usePackets,
+} from '../../features/packets';
 import { TelemetryView } from '../../features/telemetry';
 import { PageLoading } from '../../components/PageLoading';
 import { Section } from '../../components/Section';
@@ -74,7 +79,11 @@ export default function SatelliteRoute({ inactive }: { inactive: boolean }) {
         </Section>
       ) : null}
       <Section id="satellite-packets" title={inactive ? 'Latest packets' : 'Packets'}>
-        {inactive ? <InactivePackets name={satellite.name} /> : <ActivePackets name={satellite.name} />}
+        {inactive ? (
+          <InactivePackets name={satellite.name} />
+        ) : (
+          <ActivePackets name={satellite.name} />
+        )}
       </Section>
     </Stack>
   );

@@ -16,8 +16,8 @@ export function AboutPage() {
       </Typography>
       <Typography paragraph>
         {PRODUCT_NAME} is run by a small group of volunteers and a large community of station
-        owners. These are the people who started it and keep the firmware, the server and the
-        web site going.
+        owners. These are the people who started it and keep the firmware, the server and the web
+        site going.
       </Typography>
       <Grid container spacing={2}>
         {TEAM.map((member) => (

@@ -44,8 +44,8 @@ export function HistoryPage() {
       <Typography paragraph>
         The network has grown from a handful of experimenters to a community of radio amateurs,
         students, schools and satellite teams. Satellite builders use it to track their missions
-        right after launch, when every packet counts; station owners learn about radio, antennas
-        and orbits along the way.
+        right after launch, when every packet counts; station owners learn about radio, antennas and
+        orbits along the way.
       </Typography>
       <Typography variant="h2" component="h2" sx={{ mt: 3, mb: 1 }}>
         Timeline

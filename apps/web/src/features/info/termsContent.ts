@@ -33,7 +33,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     id: 'data-deletion',
     title: 'Data deletion',
     paragraphs: [
-      'You can delete a station from its page while it is offline. Its configuration and pictures are deleted at once; packets it received stay in the archive without the station name, because they are part of other stations\' and satellite teams\' records.',
+      "You can delete a station from its page while it is offline. Its configuration and pictures are deleted at once; packets it received stay in the archive without the station name, because they are part of other stations' and satellite teams' records.",
       `To delete your account and everything linked to it, write to us at ${LINKS.contactEmail} from your registered e-mail address or contact the team in the chat group. We answer within 30 days, as the General Data Protection Regulation requires.`,
     ],
   },
@@ -58,7 +58,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     title: 'Chat rules',
     paragraphs: [
       'The chat group is where the community helps each other. Be kind and patient: everyone was new once. Use English in the main group so that everyone can follow.',
-      'No advertising, spam, politics, religion or illegal content; no sharing of other people\'s personal data; no bulk private messages to members. Keep long logs and screenshots short or link to them.',
+      "No advertising, spam, politics, religion or illegal content; no sharing of other people's personal data; no bulk private messages to members. Keep long logs and screenshots short or link to them.",
       'Moderators may remove messages and members who break these rules. Their decisions are final.',
     ],
   },
@@ -67,7 +67,7 @@ export const TERMS_SECTIONS: TermsSection[] = [
     title: 'Disclaimers',
     paragraphs: [
       `${PRODUCT_NAME} is a volunteer project offered as it is, without warranty of any kind. We do our best to keep it running, but the service, the data and the firmware may be interrupted, wrong or changed at any time.`,
-      'You are responsible for your station: for complying with the radio regulations of your country, for holding a licence before enabling transmission, and for installing antennas and equipment safely. Transmission is disabled unless you allow it in your station\'s settings.',
+      "You are responsible for your station: for complying with the radio regulations of your country, for holding a licence before enabling transmission, and for installing antennas and equipment safely. Transmission is disabled unless you allow it in your station's settings.",
       'We are not liable for any damage arising from the use of the site, the data or the firmware, as far as the law allows.',
     ],
   },

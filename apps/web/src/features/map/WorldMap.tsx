@@ -50,23 +50,31 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
   }, []);
   const onNewPacket = useCallback(() => playPacketSound(soundRef.current), []);
 
+  // The map subtree only changes with data or focus: 5-s ticks re-render the panels, not the map.
+  const map = useMemo(
+    () => (
+      <BaseMap height={height} onMapClick={clear}>
+        {data && (
+          <WorldLayers
+            data={data}
+            activity={activity}
+            focus={focus}
+            onFocus={focusSatellite}
+            onTick={onTick}
+            onNewPacket={onNewPacket}
+            onStationClick={setStation}
+          />
+        )}
+      </BaseMap>
+    ),
+    [height, clear, data, activity, focus, focusSatellite, onTick, onNewPacket],
+  );
+
   const focused = focus >= 0 ? data?.satellites[focus] : undefined;
   return (
     <Box>
       <Box sx={{ position: 'relative', height }}>
-        <BaseMap height={height} onMapClick={clear}>
-          {data && (
-            <WorldLayers
-              data={data}
-              activity={activity}
-              focus={focus}
-              onFocus={focusSatellite}
-              onTick={onTick}
-              onNewPacket={onNewPacket}
-              onStationClick={setStation}
-            />
-          )}
-        </BaseMap>
+        {map}
         <Box sx={{ ...overlay, top: 10, left: 56 }}>
           <Ticker activity={activity} />
         </Box>

@@ -10,12 +10,15 @@ import { SATELLITE_LISTS } from './lib/lists';
 export default function SatelliteTablePage({ list }: { list: SatelliteListKey }) {
   const config = SATELLITE_LISTS[list];
   const catalogue = useSatelliteCatalogue(config.source);
-  const satellites = useMemo(() => {
-    const now = Date.now();
-    return applyFilter(catalogue.data ?? [], defaultFilter(list)).filter((s) =>
-      isTableEligible(s, now),
-    );
-  }, [catalogue.data, list]);
+  // "Within 365 days" is judged at the time the catalogue was fetched, which keeps render pure.
+  const fetchedAt = catalogue.dataUpdatedAt;
+  const satellites = useMemo(
+    () =>
+      applyFilter(catalogue.data ?? [], defaultFilter(list)).filter((s) =>
+        isTableEligible(s, fetchedAt),
+      ),
+    [catalogue.data, list, fetchedAt],
+  );
 
   return (
     <>

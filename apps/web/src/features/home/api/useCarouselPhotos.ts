@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { SatellitesResponseSchema, type Satellite } from '@tinygs/contracts';
+import type { Satellite } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
+import { loadSchemas } from '../../../lib/lazySchemas';
 
 export interface CarouselPhoto {
   src: string;
@@ -27,7 +28,10 @@ function toPhotos(satellites: Satellite[]): CarouselPhoto[] {
 export function useCarouselPhotos() {
   return useQuery({
     queryKey: ['satellites', '/v1/satellites'],
-    queryFn: ({ signal }) => api('/v1/satellites', SatellitesResponseSchema, { signal }),
+    queryFn: async ({ signal }) => {
+      const { SatellitesResponseSchema } = await loadSchemas();
+      return api('/v1/satellites', SatellitesResponseSchema, { signal });
+    },
     select: toPhotos,
   });
 }

@@ -17,7 +17,12 @@ export function GetStarted() {
       <Typography id="get-started-heading" variant="h2" component="h2" gutterBottom>
         Get Started
       </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1.5}
+        useFlexGap
+        sx={{ flexWrap: 'wrap' }}
+      >
         {EXTERNAL.map((link) => (
           <Button
             key={link.label}

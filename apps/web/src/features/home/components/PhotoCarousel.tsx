@@ -76,14 +76,28 @@ export function PhotoCarousel({ photos }: { photos: CarouselPhoto[] }) {
           <IconButton
             aria-label="Previous photo"
             onClick={() => step(-1)}
-            sx={{ position: 'absolute', top: '50%', left: 8, transform: 'translateY(-50%)', color: 'common.white', bgcolor: 'rgba(0,0,0,0.35)' }}
+            sx={{
+              position: 'absolute',
+              top: '50%',
+              left: 8,
+              transform: 'translateY(-50%)',
+              color: 'common.white',
+              bgcolor: 'rgba(0,0,0,0.35)',
+            }}
           >
             <ChevronLeftIcon />
           </IconButton>
           <IconButton
             aria-label="Next photo"
             onClick={() => step(1)}
-            sx={{ position: 'absolute', top: '50%', right: 8, transform: 'translateY(-50%)', color: 'common.white', bgcolor: 'rgba(0,0,0,0.35)' }}
+            sx={{
+              position: 'absolute',
+              top: '50%',
+              right: 8,
+              transform: 'translateY(-50%)',
+              color: 'common.white',
+              bgcolor: 'rgba(0,0,0,0.35)',
+            }}
           >
             <ChevronRightIcon />
           </IconButton>

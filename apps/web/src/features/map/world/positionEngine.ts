@@ -1,6 +1,6 @@
 // Main-thread handle on the satellite propagator: a module worker when available, otherwise the
 // same code in-thread. Answers arrive in request order; stale ones are the caller's to ignore.
-import { Propagator, type TickRequest, type TickResult } from './propagator';
+import type { TickRequest, TickResult } from './propagator';
 import type { TleRecord } from './tleText';
 
 export type WorkerRequest =
@@ -18,11 +18,12 @@ export interface PositionEngine {
   dispose(): void;
 }
 
+/** Loaded on demand so the normal (worker) path keeps SGP4 out of the page's own chunks. */
 export function createInlineEngine(): PositionEngine {
-  const propagator = new Propagator();
+  const propagator = import('./propagator').then(({ Propagator }) => new Propagator());
   return {
-    load: (records) => propagator.load(records),
-    tick: (request) => Promise.resolve(propagator.tick(request)),
+    load: (records) => void propagator.then((p) => p.load(records)),
+    tick: (request) => propagator.then((p) => p.tick(request)),
     dispose: () => undefined,
   };
 }

@@ -22,11 +22,9 @@ export function useInactivePackets(satellite: string) {
   return useQuery({
     queryKey: ['packetsIna', satellite],
     queryFn: ({ signal }) =>
-      api(
-        `/v2/packetsIna?satellite=${encodeURIComponent(satellite)}`,
-        PacketsInaResponseSchema,
-        { signal },
-      ),
+      api(`/v2/packetsIna?satellite=${encodeURIComponent(satellite)}`, PacketsInaResponseSchema, {
+        signal,
+      }),
   });
 }
 

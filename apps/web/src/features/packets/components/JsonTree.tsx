@@ -32,7 +32,10 @@ function Node({ name, value, open }: { name: string; value: Json; open: boolean 
   return (
     <details open={open}>
       <summary>
-        {name} <Box component="span" sx={{ color: 'text.secondary' }}>{summary}</Box>
+        {name}{' '}
+        <Box component="span" sx={{ color: 'text.secondary' }}>
+          {summary}
+        </Box>
       </summary>
       <Box sx={{ pl: 2, borderLeft: 1, borderColor: 'divider', ml: 0.5 }}>
         {entries.map(([key, child]) => (

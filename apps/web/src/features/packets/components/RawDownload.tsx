@@ -6,7 +6,9 @@ import { base64ToBytes, isBase64 } from '@tinygs/contracts';
 export function RawDownload({ raw, id }: { raw: string; id: string }) {
   const valid = isBase64(raw);
   const download = () => {
-    const blob = new Blob([new Uint8Array(base64ToBytes(raw))], { type: 'application/octet-stream' });
+    const blob = new Blob([new Uint8Array(base64ToBytes(raw))], {
+      type: 'application/octet-stream',
+    });
     const url = URL.createObjectURL(blob);
     const anchor = document.createElement('a');
     anchor.href = url;

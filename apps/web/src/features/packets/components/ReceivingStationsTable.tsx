@@ -45,13 +45,15 @@ export function ReceivingStationsTable({ stations }: { stations: readonly Statio
             return (
               <TableRow key={id}>
                 <TableCell>
-                  <Link component={RouterLink} to={`/station/${encodeURIComponent(id)}`}>
+                  <Link component={RouterLink} to={`/station/${id}`}>
                     {station.name}
                   </Link>
                 </TableCell>
                 <TableCell align="right">{formatNumber(station.distance, 1)}</TableCell>
                 <TableCell align="right">{formatNumber(station.elevation, 1)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{receptionTime(station.usec_time)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {receptionTime(station.usec_time)}
+                </TableCell>
                 <TableCell align="right">{formatNumber(station.receptionParams.rssi, 1)}</TableCell>
                 <TableCell align="right">{formatNumber(station.receptionParams.snr, 1)}</TableCell>
                 <TableCell align="right">

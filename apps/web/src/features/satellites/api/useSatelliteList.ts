@@ -6,6 +6,7 @@ import { api } from '../../../lib/api';
 export function useSatelliteCatalogue(source: '/v1/satellites' | '/v1/satellitesIna') {
   return useQuery({
     queryKey: ['satellites', source],
-    queryFn: ({ signal }): Promise<Satellite[]> => api(source, SatellitesResponseSchema, { signal }),
+    queryFn: ({ signal }): Promise<Satellite[]> =>
+      api(source, SatellitesResponseSchema, { signal }),
   });
 }

@@ -61,7 +61,12 @@ export function SatelliteFilters({ value, onChange, onReset }: SatelliteFiltersP
           })}
         </Stack>
       </div>
-      <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+      <Stack
+        direction="row"
+        spacing={1.5}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', alignItems: 'center' }}
+      >
         <TextField
           select
           size="small"

@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { NetworkStatisticsSchema } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
+import { loadSchemas } from '../../../lib/lazySchemas';
 
 export function useNetworkStatistics() {
   return useQuery({
     queryKey: ['statistics'],
-    queryFn: ({ signal }) => api('/v1/statistics', NetworkStatisticsSchema, { signal }),
+    queryFn: async ({ signal }) => {
+      const { StatisticsResponseSchema } = await loadSchemas();
+      return api('/v1/statistics', StatisticsResponseSchema, { signal });
+    },
   });
 }

@@ -1,18 +1,16 @@
 import Alert from '@mui/material/Alert';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Grid from '@mui/material/Grid';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useNetworkStatistics } from '../api/useNetworkStatistics';
+import { formatCount } from '../../../lib/format';
 
 export const STATISTICS_ERROR = 'Error loading statistics';
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /** The three network counters of GET /v1/statistics (SPEC.md section 2, Home). */
 export function StatisticsCards() {
-  const { data, isError, isPending } = useNetworkStatistics();
+  const { data, isError } = useNetworkStatistics();
   if (isError) return <Alert severity="error">{STATISTICS_ERROR}</Alert>;
   const cards = [
     { label: 'Members', value: data?.members },
@@ -20,23 +18,23 @@ export function StatisticsCards() {
     { label: 'Received Telemetry', value: data?.packets },
   ];
   return (
-    <Grid container spacing={2} component="section" aria-label="Network statistics">
+    <Box
+      component="section"
+      aria-label="Network statistics"
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}
+    >
       {cards.map((card) => (
-        <Grid key={card.label} size={{ xs: 12, sm: 4 }}>
-          <Card variant="outlined" sx={{ height: '100%' }}>
-            <CardContent sx={{ textAlign: 'center' }}>
-              <Typography variant="h4" component="p" sx={{ fontWeight: 600 }}>
-                {isPending || card.value === undefined ? (
-                  <Skeleton sx={{ mx: 'auto' }} width="60%" />
-                ) : (
-                  numberFormat.format(card.value)
-                )}
-              </Typography>
-              <Typography color="text.secondary">{card.label}</Typography>
-            </CardContent>
-          </Card>
-        </Grid>
+        <Paper key={card.label} variant="outlined" sx={{ p: 2, textAlign: 'center' }}>
+          <Typography variant="h4" component="p" sx={{ fontWeight: 600 }}>
+            {card.value === undefined ? (
+              <Skeleton sx={{ mx: 'auto' }} width="60%" />
+            ) : (
+              formatCount(card.value)
+            )}
+          </Typography>
+          <Typography color="text.secondary">{card.label}</Typography>
+        </Paper>
       ))}
-    </Grid>
+    </Box>
   );
 }

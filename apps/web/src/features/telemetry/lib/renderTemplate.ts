@@ -33,7 +33,10 @@ engine.registerFilter('fixed3', (value: unknown) => toNumber(value)?.toFixed(3) 
 engine.registerFilter('toHex', (value: unknown, width: unknown = 2) => {
   const n = toNumber(value);
   if (n === null || !Number.isInteger(n)) return value;
-  return `0x${(n >>> 0).toString(16).toUpperCase().padStart(toNumber(width) ?? 2, '0')}`;
+  return `0x${(n >>> 0)
+    .toString(16)
+    .toUpperCase()
+    .padStart(toNumber(width) ?? 2, '0')}`;
 });
 
 export interface TemplateScope {

@@ -1,0 +1,6 @@
+// The account routes, one module per seam; each is appended to routeModules in src/http/routes.
+export { creationRoutes } from './creation-routes';
+export { loginRoutes } from './login-routes';
+export { pictureRoutes } from './picture-routes';
+export { profileRoutes } from './profile-routes';
+export { stationRoutes } from './station-routes';

@@ -1,0 +1,84 @@
+// Command-line arguments of the admin CLI, parsed with node:util and validated with zod.
+import { parseArgs } from 'node:util';
+import { LoginEmailSchema } from '@tinygs/contracts';
+import { z } from 'zod';
+
+export const USAGE = `Usage: npm run cli -- <command> [--json]
+
+  user add --email E           create a user (or find it) and print its user id
+  user login-link --email E    print a single-use login link (valid 15 minutes)
+  user mqtt --email E          print the user's MQTT credentials
+  pictures list-pending        list station pictures waiting for approval
+  pictures approve ID          approve a picture
+  pictures reject ID           reject (hide) a picture
+  satellites import FILE       add or update satellites from a JSON file (one entry or an array)
+  seed                         load the satellite catalogue
+  migrate                      bring the database schema up to date
+
+With --json each command prints exactly one JSON object. The CLI uses the same DATA_DIR and
+DATABASE_URL as the server.`;
+
+const email = LoginEmailSchema;
+const pictureId = z.string({ error: 'ID is required' }).regex(/^[0-9a-f]{16}$/, 'picture id must be 16 hex digits');
+const file = z.string({ error: 'FILE is required' }).min(1, 'FILE is required');
+
+export const CommandSchema = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('user add'), email }),
+  z.object({ command: z.literal('user login-link'), email }),
+  z.object({ command: z.literal('user mqtt'), email }),
+  z.object({ command: z.literal('pictures list-pending') }),
+  z.object({ command: z.literal('pictures approve'), id: pictureId }),
+  z.object({ command: z.literal('pictures reject'), id: pictureId }),
+  z.object({ command: z.literal('satellites import'), file }),
+  z.object({ command: z.literal('seed') }),
+  z.object({ command: z.literal('migrate') }),
+]);
+export type CliCommand = z.infer<typeof CommandSchema>;
+
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  json: boolean;
+  help: boolean;
+  command: CliCommand | null;
+}
+
+/** Reads argv; throws UsageError with a readable message for anything malformed. */
+export function readArgs(argv: string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        email: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const json = values.json === true;
+  if (values.help || positionals.length === 0) return { json, help: true, command: null };
+  const [group, action, argument, ...extra] = positionals;
+  const single = group === 'seed' || group === 'migrate';
+  const name = single ? group : `${group} ${action ?? ''}`.trim();
+  if (extra.length > 0 || (single && action !== undefined)) {
+    throw new UsageError(`Unexpected arguments: ${(single ? positionals.slice(1) : extra).join(' ')}`);
+  }
+  const result = CommandSchema.safeParse({
+    command: name,
+    email: values.email,
+    id: argument,
+    file: argument,
+  });
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const known = issue?.path[0] !== 'command';
+    throw new UsageError(known ? `${String(issue?.path[0])}: ${issue?.message}` : `Unknown command: ${name}`);
+  }
+  return { json, help: false, command: result.data };
+}

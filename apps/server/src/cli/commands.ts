@@ -1,0 +1,121 @@
+// What each admin CLI command does. Every command returns one JSON-ready object (printed as is with
+// --json) and the lines a person reads otherwise.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { migrateToLatest } from '../db/migrate';
+import { issueLoginLink } from '../accounts/login';
+import { ensureUserByEmail, mqttCredentialsOf } from '../accounts/users';
+import {
+  findPicture,
+  listPendingPictures,
+  PICTURE_STATUS,
+  pictureSrc,
+  setPictureStatus,
+} from '../repositories/pictures';
+import { findUserByEmail } from '../repositories/users';
+import { CatalogueEntrySchema, seedCatalogue, SEED_DIR, upsertSatellites } from '../seed/catalogue';
+import type { CliCommand } from './args';
+
+export interface CommandOutput {
+  json: Record<string, unknown>;
+  text: string;
+}
+
+/** A failure the operator can fix (unknown e-mail, bad file); printed without a stack trace. */
+export class CliError extends Error {}
+
+async function userByEmail(ctx: AppContext, email: string) {
+  const user = await findUserByEmail(ctx.database.db, email);
+  if (!user) throw new CliError(`No user with the e-mail address ${email}. Create one with: user add --email ${email}`);
+  return user;
+}
+
+function readJson(path: string): unknown {
+  if (!existsSync(path)) throw new CliError(`File not found: ${path}`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new CliError(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** A template named by an entry lives beside the file, in a templates/ folder next to it, or in the seed. */
+function readTemplate(fileDir: string, name: string | null): string {
+  if (!name) return '';
+  for (const candidate of [join(fileDir, name), join(fileDir, '..', 'templates', name), join(SEED_DIR, 'templates', name)]) {
+    if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
+  }
+  throw new CliError(`Template ${name} not found next to the file or in the seed templates`);
+}
+
+async function importSatellites(ctx: AppContext, file: string): Promise<CommandOutput> {
+  const path = resolve(file);
+  const data = readJson(path);
+  const parsed = z.array(CatalogueEntrySchema).safeParse(Array.isArray(data) ? data : [data]);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new CliError(`${path} does not hold valid catalogue entries:\n${lines.join('\n')}`);
+  }
+  const items = parsed.data.map((entry) => ({ entry, template: readTemplate(dirname(path), entry.webTemplate) }));
+  await upsertSatellites(ctx.database, items);
+  const names = items.map((i) => i.entry.name);
+  return { json: { imported: names.length, names }, text: `Imported ${names.length} satellite(s): ${names.join(', ')}` };
+}
+
+async function setStatus(ctx: AppContext, id: string, status: number): Promise<CommandOutput> {
+  const picture = await findPicture(ctx.database.db, id);
+  if (!picture) throw new CliError(`No picture with id ${id}`);
+  await setPictureStatus(ctx.database.db, id, status);
+  const verb = status === PICTURE_STATUS.approved ? 'Approved' : 'Rejected';
+  return { json: { shortId: id, stationId: picture.stationId, status }, text: `${verb} picture ${id} of ${picture.stationId}` };
+}
+
+export async function runCommand(ctx: AppContext, command: CliCommand): Promise<CommandOutput> {
+  switch (command.command) {
+    case 'user add': {
+      const { user, created } = await ensureUserByEmail(ctx, command.email);
+      return { json: { userId: user.id, created }, text: user.id };
+    }
+    case 'user login-link': {
+      const user = await userByEmail(ctx, command.email);
+      const url = await issueLoginLink(ctx, user.id);
+      return { json: { url }, text: url };
+    }
+    case 'user mqtt': {
+      const creds = mqttCredentialsOf(ctx, await userByEmail(ctx, command.email));
+      return { json: creds, text: `user: ${creds.user}\npass: ${creds.pass}` };
+    }
+    case 'pictures list-pending': {
+      const rows = await listPendingPictures(ctx.database.db);
+      const pictures = rows.map((r) => ({
+        shortId: r.id,
+        stationId: r.stationId,
+        origName: r.origName,
+        size: r.size,
+        createdAt: r.createdAt,
+        src: pictureSrc(r.id),
+      }));
+      const text = pictures.length
+        ? pictures.map((p) => `${p.shortId}  ${p.stationId}  ${p.origName}  ${ctx.config.publicUrl}${p.src}`).join('\n')
+        : 'No pictures waiting for approval.';
+      return { json: { pictures }, text };
+    }
+    case 'pictures approve':
+      return setStatus(ctx, command.id, PICTURE_STATUS.approved);
+    case 'pictures reject':
+      return setStatus(ctx, command.id, PICTURE_STATUS.rejected);
+    case 'satellites import':
+      return importSatellites(ctx, command.file);
+    case 'seed': {
+      const satellites = await seedCatalogue(ctx.database);
+      return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };
+    }
+    case 'migrate': {
+      const migrations = await migrateToLatest(ctx.database.db);
+      const text = migrations.length ? `Applied: ${migrations.join(', ')}` : 'The database is up to date.';
+      return { json: { migrations }, text };
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// Small factories for integration tests: rows inserted directly, the way the real parts would
+// leave them (users with an encrypted MQTT password, stations, satellite TLEs).
+import { randomBytes } from 'node:crypto';
+import { formatStationId } from '@tinygs/contracts';
+import { makeTleLines } from '@tinygs/orbit';
+import type { Kysely } from 'kysely';
+import type { Database, NewStation } from '../src/db/schema';
+import { encryptSecret } from '../src/lib/crypto';
+
+/** The SERVER_SECRET the harness configures. */
+export const TEST_SERVER_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+let nextUserId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+
+export interface BuiltUser {
+  id: string;
+  /** the MQTT password in clear */
+  password: string;
+}
+
+export async function buildUser(
+  db: Kysely<Database>,
+  overrides: { id?: string; password?: string; email?: string | null; serverSecret?: string } = {},
+): Promise<BuiltUser> {
+  nextUserId += 1;
+  const id = overrides.id ?? String(nextUserId);
+  const password = overrides.password ?? randomBytes(12).toString('base64url');
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      email: overrides.email ?? null,
+      emailVal: 0,
+      acceptedTerms: 0,
+      newsletterFrequency: 'none',
+      mqttPasswordEnc: encryptSecret(password, overrides.serverSecret ?? TEST_SERVER_SECRET),
+      telegramChatId: null,
+      displayName: null,
+      isAdmin: 0,
+      createdAt: Date.now(),
+    })
+    .execute();
+  return { id, password };
+}
+
+export async function buildStation(
+  db: Kysely<Database>,
+  overrides: Partial<NewStation> & { userId: string; name: string },
+): Promise<string> {
+  const id = formatStationId(overrides.name, overrides.userId);
+  await db
+    .insertInto('stations')
+    .values({
+      id,
+      status: 0,
+      lat: 40.4,
+      lng: -3.7,
+      elevationM: null,
+      satellite: null,
+      version: 2603242,
+      gitVersion: null,
+      board: null,
+      mac: null,
+      localIp: null,
+      wifiRssi: null,
+      radioStatus: null,
+      tx: 0,
+      modemConf: null,
+      lastSeen: null,
+      lastPacketTime: null,
+      creationDate: Date.now(),
+      autoTune: null,
+      test: 0,
+      autoUpdate: 1,
+      beta: 0,
+      description: '',
+      antenna: null,
+      antennaBandLowMhz: 100,
+      antennaBandHighMhz: 960,
+      recordDistanceKm: 0,
+      telemetryPackets: 0,
+      confirmedPackets: 0,
+      crcErrors: 0,
+      ...overrides,
+    })
+    .execute();
+  return id;
+}
+
+/** A plausible LEO TLE (97.5 degrees, ~15.2 rev/day) with its epoch now. */
+export function leoTle(name: string, noradId: number, options: { raanDeg?: number; meanAnomalyDeg?: number } = {}) {
+  return makeTleLines({
+    name,
+    noradId,
+    epoch: new Date(),
+    inclinationDeg: 97.5,
+    raanDeg: options.raanDeg ?? 40,
+    eccentricity: 0.001,
+    argPerigeeDeg: 90,
+    meanAnomalyDeg: options.meanAnomalyDeg ?? 10,
+    meanMotionRevPerDay: 15.2,
+  });
+}
+
+export async function setSatelliteTle(db: Kysely<Database>, satellite: string, tle: readonly [string, string, string] | null): Promise<void> {
+  await db
+    .updateTable('satellites')
+    .set({ tle: tle ? JSON.stringify(tle) : null })
+    .where('name', '=', satellite)
+    .execute();
+}

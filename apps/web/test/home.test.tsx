@@ -1,0 +1,68 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { STORAGE_KEYS } from '@tinygs/contracts';
+import HomeRoute from '../src/app/routes/HomeRoute';
+import { LOGIN_LINK_ERROR } from '../src/features/auth';
+import { STATISTICS_ERROR, StatisticsCards } from '../src/features/statistics';
+import { mockFetch } from './fetchMock';
+import { renderWithApp } from './render';
+
+describe('network statistics', () => {
+  it('shows members, active stations and received telemetry', async () => {
+    mockFetch({ '/v1/statistics': { body: { members: 5321, stations: 1200, packets: 9876543 } } });
+    renderWithApp(<StatisticsCards />);
+    expect(await screen.findByText('5,321')).toBeInTheDocument();
+    expect(screen.getByText('Members')).toBeInTheDocument();
+    expect(screen.getByText('1,200')).toBeInTheDocument();
+    expect(screen.getByText('Active Stations')).toBeInTheDocument();
+    expect(screen.getByText('9,876,543')).toBeInTheDocument();
+    expect(screen.getByText('Received Telemetry')).toBeInTheDocument();
+  });
+
+  it('says Error loading statistics when the call fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockFetch({ '/v1/statistics': { status: 500, body: { error: 'down' } } });
+    renderWithApp(<StatisticsCards />);
+    expect(await screen.findByText(STATISTICS_ERROR)).toBeInTheDocument();
+    expect(STATISTICS_ERROR).toBe('Error loading statistics');
+  });
+});
+
+describe('login link on the home page', () => {
+  const link = '/?loginToken=tok123&userId=42';
+
+  it('logs in, stores the session and opens the user page', async () => {
+    const calls = mockFetch({ '/v1/login': { body: { sessionToken: 'sess-1' } } });
+    renderWithApp(<HomeRoute />, { route: link });
+    expect(screen.getByText('Logging in...')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/42'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBe('42');
+    expect(window.localStorage.getItem(STORAGE_KEYS.sessionToken)).toBe('sess-1');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({
+      loginToken: 'tok123',
+      userId: '42',
+    });
+  });
+
+  it('shows the expired-token alert when the login fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockFetch({ '/v1/login': { status: 401, body: { error: 'expired' } } });
+    renderWithApp(<HomeRoute />, { route: link });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Login error! This login token has expired.',
+    );
+    expect(LOGIN_LINK_ERROR).toBe('Login error! This login token has expired.');
+    expect(window.localStorage.getItem(STORAGE_KEYS.sessionToken)).toBeNull();
+  });
+
+  it('goes straight to the user page when a user id is already stored', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.userId, '7');
+    window.localStorage.setItem(STORAGE_KEYS.sessionToken, 'old');
+    const calls = mockFetch({});
+    renderWithApp(<HomeRoute />, { route: link });
+    await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/7'));
+    expect(calls).toHaveLength(0);
+  });
+});

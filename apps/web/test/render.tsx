@@ -1,0 +1,45 @@
+import type { ReactElement } from 'react';
+import { render, type RenderResult } from '@testing-library/react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { AppProviders } from '../src/app/AppProviders';
+import { createQueryClient } from '../src/lib/queryClient';
+
+/** The app's own client (error logging included), without the retry delay. */
+export function testQueryClient(): QueryClient {
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return client;
+}
+
+/** Shows the current path so tests can assert where a click navigated. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+interface Options {
+  /** initial URL */
+  route?: string;
+  /** route pattern the element is mounted at */
+  path?: string;
+}
+
+export function renderWithApp(
+  element: ReactElement,
+  { route = '/', path = '*' }: Options = {},
+): RenderResult {
+  return render(
+    <QueryClientProvider client={testQueryClient()}>
+      <AppProviders>
+        <MemoryRouter initialEntries={[route]}>
+          <Routes>
+            <Route path={path} element={element} />
+            <Route path="*" element={null} />
+          </Routes>
+          <LocationProbe />
+        </MemoryRouter>
+      </AppProviders>
+    </QueryClientProvider>,
+  );
+}
