@@ -7,6 +7,7 @@ import { botPart } from './bot/part';
 import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
 import { autoTunePart } from './network/auto-tune';
+import { simulatorPart } from './simulator/part';
 
 export interface RunningPart {
   stop(): Promise<void>;
@@ -18,4 +19,4 @@ export interface Part {
   start(ctx: AppContext): Promise<RunningPart | null>;
 }
 
-export const parts: Part[] = [mailPart, botPart, demoUserPart, networkPart, autoTunePart];
+export const parts: Part[] = [mailPart, botPart, demoUserPart, networkPart, autoTunePart, simulatorPart];

@@ -1,6 +1,6 @@
 // New stations by one-time code, with a client that plays the firmware: it polls GET /credentials
 // over HTTP until the owner submits its code, then logs in to the MQTT broker with what it got.
-import { stationSubscriptions, stationTopic } from '@tinygs/contracts';
+import { stationSubscriptions, stationTopic, type FirmwareCredentialsResponse } from '@tinygs/contracts';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CREATION_TEXTS } from '../src/accounts/creation';
@@ -17,7 +17,10 @@ const nextOtp = () => (otpCounter += 1);
 describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { parts: [createNetworkPart({ flushIntervalMs: 20 })], listen: true });
+    server = await startTestServer(dialect, {
+      parts: [createNetworkPart({ flushIntervalMs: 20 })],
+      listen: true,
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -27,12 +30,26 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
   });
 
   function payload(otp: number, overrides: Record<string, unknown> = {}) {
-    return { otp, station_name: `Station_${otp}`, location: [40.123, -3.456], admin_pw: 'secret12', tz: TZ, ...overrides };
+    return {
+      otp,
+      station_name: `Station_${otp}`,
+      location: [40.123, -3.456],
+      admin_pw: 'secret12',
+      tz: TZ,
+      ...overrides,
+    };
   }
-  const submit = (user: LoggedIn, body: unknown, userId = user.id) =>
-    server.app.inject({ method: 'POST', url: `/v1/otp?userId=${userId}`, headers: user.headers, payload: body });
+  const submit = (user: LoggedIn, body: object, userId = user.id) =>
+    server.app.inject({
+      method: 'POST',
+      url: `/v1/otp?userId=${userId}`,
+      headers: user.headers,
+      payload: body,
+    });
   const status = async (user: LoggedIn) =>
-    (await server.app.inject({ method: 'GET', url: '/v1/station_created', headers: user.headers })).json();
+    (
+      await server.app.inject({ method: 'GET', url: '/v1/station_created', headers: user.headers })
+    ).json();
   /** The firmware's poll, over real HTTP. */
   const poll = (otp: string) => fetch(`${server.url}/credentials?otp=${otp}`);
 
@@ -45,20 +62,39 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     expect(started.statusCode).toBe(200);
     expect(started.json()).toEqual({ status: 'pending', text: CREATION_TEXTS.started });
     expect(await status(owner)).toEqual({ status: 'pending', text: CREATION_TEXTS.started });
-    const row = await server.ctx.database.db.selectFrom('pendingCreations').selectAll().where('userId', '=', owner.id).executeTakeFirstOrThrow();
+    const row = await server.ctx.database.db
+      .selectFrom('pendingCreations')
+      .selectAll()
+      .where('userId', '=', owner.id)
+      .executeTakeFirstOrThrow();
     expect(row.adminPwEnc).not.toContain('secret12');
 
     const res = await poll(String(otp));
     expect(res.status).toBe(200);
-    const creds = await res.json();
+    const creds = (await res.json()) as FirmwareCredentialsResponse;
     const port = server.ctx.services.network?.mqtt.port;
     expect(creds).toEqual({
-      mqtt: { user: owner.id, pass: owner.password, server: server.ctx.config.mqtt.publicHost, port: String(port) },
-      config: { stationName: 'Rooftop_1', adminPw: 'secret12', latitude: '40.123', longitude: '-3.456', tz: TZ },
+      mqtt: {
+        user: owner.id,
+        pass: owner.password,
+        server: server.ctx.config.mqtt.publicHost,
+        port: String(port),
+      },
+      config: {
+        stationName: 'Rooftop_1',
+        adminPw: 'secret12',
+        latitude: '40.123',
+        longitude: '-3.456',
+        tz: TZ,
+      },
     });
     expect((await poll(String(otp))).status).toBe(404);
     expect(await status(owner)).toEqual({ status: 'pending', text: CREATION_TEXTS.delivered });
-    const wiped = await server.ctx.database.db.selectFrom('pendingCreations').select('adminPwEnc').where('id', '=', row.id).executeTakeFirstOrThrow();
+    const wiped = await server.ctx.database.db
+      .selectFrom('pendingCreations')
+      .select('adminPwEnc')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(wiped.adminPwEnc).toBe('');
 
     // The station reboots with its new settings and connects like the firmware does.
@@ -73,13 +109,21 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
       const name = creds.config.stationName;
       await station.subscribeAsync(stationSubscriptions(creds.mqtt.user, name), { qos: 1 });
       const location = [Number(creds.config.latitude), Number(creds.config.longitude)];
-      await station.publishAsync(stationTopic(creds.mqtt.user, name, 'tele', 'welcome'), JSON.stringify(welcomePayload({ station_location: location })), { qos: 1 });
+      await station.publishAsync(
+        stationTopic(creds.mqtt.user, name, 'tele', 'welcome'),
+        JSON.stringify(welcomePayload({ station_location: location })),
+        { qos: 1 },
+      );
       const outcome = await waitFor(async () => {
         const s = await status(owner);
         return s.status === 'success' ? s : null;
       });
       expect(outcome.text).toContain('Rooftop_1');
-      const stations = await server.ctx.database.db.selectFrom('stations').select(['id', 'lat']).where('userId', '=', owner.id).execute();
+      const stations = await server.ctx.database.db
+        .selectFrom('stations')
+        .select(['id', 'lat'])
+        .where('userId', '=', owner.id)
+        .execute();
       expect(stations).toEqual([{ id: `Rooftop_1@${owner.id}`, lat: 40.123 }]);
     } finally {
       await station.endAsync();
@@ -106,7 +150,11 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
       expect(res.statusCode, JSON.stringify(override)).toBe(400);
       expect(res.json().error).toContain(message);
     }
-    const count = await server.ctx.database.db.selectFrom('pendingCreations').select('id').where('userId', '=', owner.id).execute();
+    const count = await server.ctx.database.db
+      .selectFrom('pendingCreations')
+      .select('id')
+      .where('userId', '=', owner.id)
+      .execute();
     expect(count).toHaveLength(0);
   });
 
@@ -116,9 +164,13 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Existing_1' });
     const taken = await submit(owner, payload(nextOtp(), { station_name: 'Existing_1' }));
     expect(taken.statusCode).toBe(409);
-    expect(taken.json().error).toBe('You already have a station named Existing_1. Please choose another name.');
+    expect(taken.json().error).toBe(
+      'You already have a station named Existing_1. Please choose another name.',
+    );
     // Another user may use the same name: station ids are {name}@{userId}.
-    expect((await submit(other, payload(nextOtp(), { station_name: 'Existing_1' }))).statusCode).toBe(200);
+    expect(
+      (await submit(other, payload(nextOtp(), { station_name: 'Existing_1' }))).statusCode,
+    ).toBe(200);
 
     const otp = nextOtp();
     expect((await submit(owner, payload(otp))).statusCode).toBe(200);
@@ -127,7 +179,7 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     expect(inUse.json().error).toBe(CREATION_TEXTS.codeInUse);
     // The owner may amend and resubmit the same code; the station then gets the amended settings.
     expect((await submit(owner, payload(otp, { station_name: 'Amended_1' }))).statusCode).toBe(200);
-    const creds = await (await poll(String(otp))).json();
+    const creds = (await (await poll(String(otp))).json()) as FirmwareCredentialsResponse;
     expect(creds.config.stationName).toBe('Amended_1');
     const used = await submit(other, payload(otp));
     expect(used.statusCode).toBe(409);
@@ -139,7 +191,7 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     expect((await submit(owner, payload(4321, { station_name: 'Zeros_1' }))).statusCode).toBe(200);
     const res = await poll('004321');
     expect(res.status).toBe(200);
-    expect((await res.json()).config.stationName).toBe('Zeros_1');
+    expect(((await res.json()) as FirmwareCredentialsResponse).config.stationName).toBe('Zeros_1');
   });
 
   it('lets a code expire after 30 minutes', async () => {
@@ -148,7 +200,11 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     await submit(owner, payload(otp));
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 31 * 60 * 1000);
-    const res = await server.app.inject({ method: 'GET', url: `/credentials?otp=${otp}`, remoteAddress: '10.9.9.1' });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/credentials?otp=${otp}`,
+      remoteAddress: '10.9.9.1',
+    });
     expect(res.statusCode).toBe(404);
     expect(await status(owner)).toEqual({ status: 'error', text: CREATION_TEXTS.expired });
   });
@@ -162,20 +218,38 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     const owner = await loggedInUser(server);
     const other = await loggedInUser(server);
     expect((await submit(other, payload(nextOtp()), owner.id)).statusCode).toBe(403);
-    const anonymous = await server.app.inject({ method: 'POST', url: `/v1/otp?userId=${owner.id}`, payload: payload(nextOtp()) });
+    const anonymous = await server.app.inject({
+      method: 'POST',
+      url: `/v1/otp?userId=${owner.id}`,
+      payload: payload(nextOtp()),
+    });
     expect(anonymous.statusCode).toBe(401);
-    expect((await server.app.inject({ method: 'GET', url: '/v1/station_created' })).statusCode).toBe(401);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/v1/station_created' })).statusCode,
+    ).toBe(401);
   });
 
   it('limits credential polling per client address', async () => {
     for (let i = 0; i < 20; i += 1) {
-      const res = await server.app.inject({ method: 'GET', url: `/credentials?otp=${nextOtp()}`, remoteAddress: '10.9.9.2' });
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `/credentials?otp=${nextOtp()}`,
+        remoteAddress: '10.9.9.2',
+      });
       expect(res.statusCode).toBe(404);
     }
-    const over = await server.app.inject({ method: 'GET', url: `/credentials?otp=${nextOtp()}`, remoteAddress: '10.9.9.2' });
+    const over = await server.app.inject({
+      method: 'GET',
+      url: `/credentials?otp=${nextOtp()}`,
+      remoteAddress: '10.9.9.2',
+    });
     expect(over.statusCode).toBe(429);
     expect(over.json().error).toMatch(/15 seconds/);
-    const bad = await server.app.inject({ method: 'GET', url: '/credentials?otp=12a', remoteAddress: '10.9.9.3' });
+    const bad = await server.app.inject({
+      method: 'GET',
+      url: '/credentials?otp=12a',
+      remoteAddress: '10.9.9.3',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toContain('OTP must be a 6-digit number');
   });

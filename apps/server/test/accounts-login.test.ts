@@ -4,7 +4,14 @@
 import { CAPTCHA_ERRORS, LOGIN_TOKEN_TTL_MS, SESSION_TTL_MS } from '@tinygs/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBLOGIN_MESSAGE } from '../src/accounts/login';
-import { loginLinkIn, loggedInUser, mailsTo, outboxMails, solveCaptcha, waitForMail } from './accounts-support';
+import {
+  loginLinkIn,
+  loggedInUser,
+  mailsTo,
+  outboxMails,
+  solveCaptcha,
+  waitForMail,
+} from './accounts-support';
 import { buildUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
@@ -61,7 +68,11 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
     const loginToken = link.searchParams.get('loginToken') ?? '';
     expect(Buffer.from(loginToken, 'base64url')).toHaveLength(32);
 
-    const login = await server.app.inject({ method: 'POST', url: '/v1/login', payload: { loginToken, userId: user.id } });
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { loginToken, userId: user.id },
+    });
     expect(login.statusCode).toBe(200);
     const { sessionToken } = login.json();
     const headers = { userid: user.id, sessiontoken: sessionToken };
@@ -73,13 +84,21 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
     expect(stored).not.toContain(sessionToken);
     expect(stored).not.toContain(loginToken);
 
-    const profile = await server.app.inject({ method: 'GET', url: `/v1/user?userId=${user.id}`, headers });
+    const profile = await server.app.inject({
+      method: 'GET',
+      url: `/v1/user?userId=${user.id}`,
+      headers,
+    });
     expect(profile.statusCode).toBe(200);
     expect(profile.json().email).toBe('ada@example.org');
 
     const logout = await server.app.inject({ method: 'GET', url: '/v1/logout', headers });
     expect(logout.statusCode).toBe(200);
-    const after = await server.app.inject({ method: 'GET', url: `/v1/user?userId=${user.id}`, headers });
+    const after = await server.app.inject({
+      method: 'GET',
+      url: `/v1/user?userId=${user.id}`,
+      headers,
+    });
     expect(after.statusCode).toBe(401);
     expect(after.json().error).toBeTruthy();
   });
@@ -89,9 +108,19 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
     await requestLogin('once@example.org');
     const link = loginLinkIn(await waitForMail(server, 'once@example.org'));
     const payload = { loginToken: link.searchParams.get('loginToken'), userId: user.id };
-    const first = await server.app.inject({ method: 'POST', url: '/v1/login', payload, remoteAddress: newAddress() });
+    const first = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload,
+      remoteAddress: newAddress(),
+    });
     expect(first.statusCode).toBe(200);
-    const second = await server.app.inject({ method: 'POST', url: '/v1/login', payload, remoteAddress: newAddress() });
+    const second = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload,
+      remoteAddress: newAddress(),
+    });
     expect(second.statusCode).toBe(401);
     expect(second.json().error).toMatch(/invalid|used|expired/);
     const otherUser = await server.app.inject({
@@ -119,11 +148,19 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
     vi.useRealTimers();
 
     const session = await loggedInUser(server);
-    const fresh = await server.app.inject({ method: 'GET', url: `/v1/user?userId=${session.id}`, headers: session.headers });
+    const fresh = await server.app.inject({
+      method: 'GET',
+      url: `/v1/user?userId=${session.id}`,
+      headers: session.headers,
+    });
     expect(fresh.statusCode).toBe(200);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + SESSION_TTL_MS + 1000);
-    const stale = await server.app.inject({ method: 'GET', url: `/v1/user?userId=${session.id}`, headers: session.headers });
+    const stale = await server.app.inject({
+      method: 'GET',
+      url: `/v1/user?userId=${session.id}`,
+      headers: session.headers,
+    });
     expect(stale.statusCode).toBe(401);
   });
 
@@ -171,11 +208,25 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
 
     const fresh = JSON.parse(Buffer.from(await solveCaptcha(server), 'base64').toString());
     const wrongKey = { ...fresh, solution: { ...fresh.solution, derivedKey: 'ab'.repeat(32) } };
-    const forgedKey = await requestLogin('bot3@example.org', newAddress(), Buffer.from(JSON.stringify(wrongKey)).toString('base64'));
+    const forgedKey = await requestLogin(
+      'bot3@example.org',
+      newAddress(),
+      Buffer.from(JSON.stringify(wrongKey)).toString('base64'),
+    );
     expect(forgedKey.statusCode).toBe(400);
     expect(forgedKey.json().error).toBe(CAPTCHA_ERRORS.error);
-    const easier = { ...fresh, challenge: { ...fresh.challenge, parameters: { ...fresh.challenge.parameters, keyPrefix: '0' } } };
-    const tampered = await requestLogin('bot4@example.org', newAddress(), Buffer.from(JSON.stringify(easier)).toString('base64'));
+    const easier = {
+      ...fresh,
+      challenge: {
+        ...fresh.challenge,
+        parameters: { ...fresh.challenge.parameters, keyPrefix: '0' },
+      },
+    };
+    const tampered = await requestLogin(
+      'bot4@example.org',
+      newAddress(),
+      Buffer.from(JSON.stringify(easier)).toString('base64'),
+    );
     expect(tampered.json().error).toBe(CAPTCHA_ERRORS.error);
     const garbage = await requestLogin('bot5@example.org', newAddress(), 'not-a-solution');
     expect(garbage.statusCode).toBe(400);
@@ -189,7 +240,11 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
     expect(expired.json().error).toBe(CAPTCHA_ERRORS.expired);
     vi.useRealTimers();
 
-    const missing = await server.app.inject({ method: 'POST', url: '/weblogin/', payload: { email: 'bot7@example.org' } });
+    const missing = await server.app.inject({
+      method: 'POST',
+      url: '/weblogin/',
+      payload: { email: 'bot7@example.org' },
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toContain(CAPTCHA_ERRORS.error);
     expect(outboxMails(server).some((m) => /bot[2-7]@example\.org/.test(m.decoded))).toBe(false);
@@ -242,7 +297,11 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
       expect(res.json()).toEqual({ error: expect.any(String) });
     }
     // None of those attempts ended the real session.
-    const still = await server.app.inject({ method: 'GET', url: `/v1/user?userId=${user.id}`, headers: user.headers });
+    const still = await server.app.inject({
+      method: 'GET',
+      url: `/v1/user?userId=${user.id}`,
+      headers: user.headers,
+    });
     expect(still.statusCode).toBe(200);
   });
 });

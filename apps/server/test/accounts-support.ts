@@ -27,7 +27,9 @@ export interface OutboxMail {
 }
 
 function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export function outboxMails(server: TestServer): OutboxMail[] {
@@ -69,7 +71,10 @@ export interface LoggedIn extends BuiltUser {
 }
 
 /** A user with a live session, obtained the way the web app obtains one (POST /v1/login). */
-export async function loggedInUser(server: TestServer, options: { email?: string } = {}): Promise<LoggedIn> {
+export async function loggedInUser(
+  server: TestServer,
+  options: { email?: string } = {},
+): Promise<LoggedIn> {
   const user = await buildUser(server.ctx.database.db, { email: options.email ?? null });
   const link = new URL(await issueLoginLink(server.ctx, user.id));
   const res = await server.app.inject({

@@ -28,7 +28,8 @@ import { findOwnedStation } from './stations-store';
 export const CONNECT_GRACE_MS = 30 * 60 * 1000;
 
 export const CREATION_TEXTS = {
-  started: 'Waiting for the station to collect its credentials. Keep it powered and connected to Wi-Fi.',
+  started:
+    'Waiting for the station to collect its credentials. Keep it powered and connected to Wi-Fi.',
   delivered: 'The station has its credentials and is connecting to the network.',
   nothing: 'There is no station creation to check. Please start again.',
   codeInUse: 'This one-time code is already in use. Restart the station to get a new code.',
@@ -66,7 +67,8 @@ export async function submitCreation(
     throw conflict(CREATION_TEXTS.codeUsed);
   }
   // The same owner may correct the details and submit the code again (SPEC.md: cancel, amend, retry).
-  if (waiting) await setCreationOutcome(db, waiting.id, { status: 'error', text: CREATION_TEXTS.replaced });
+  if (waiting)
+    await setCreationOutcome(db, waiting.id, { status: 'error', text: CREATION_TEXTS.replaced });
   await insertCreation(db, {
     id: newObjectId(now),
     otp,
@@ -83,7 +85,10 @@ export async function submitCreation(
 }
 
 /** GET /credentials?otp=: the credentials exactly once; 404 before submission and after delivery. */
-export async function collectCredentials(ctx: AppContext, otp: string): Promise<FirmwareCredentialsResponse> {
+export async function collectCredentials(
+  ctx: AppContext,
+  otp: string,
+): Promise<FirmwareCredentialsResponse> {
   const db = ctx.database.db;
   const now = Date.now();
   const creation = await findWaitingByOtp(db, otp, now);
@@ -107,7 +112,11 @@ export async function collectCredentials(ctx: AppContext, otp: string): Promise<
   };
 }
 
-async function settle(ctx: AppContext, row: PendingCreationRow, now: number): Promise<StationCreatedResponse> {
+async function settle(
+  ctx: AppContext,
+  row: PendingCreationRow,
+  now: number,
+): Promise<StationCreatedResponse> {
   const db = ctx.database.db;
   if (row.status === 'pending') {
     if (row.expiresAt > now) return { status: 'pending', text: CREATION_TEXTS.started };
@@ -119,7 +128,9 @@ async function settle(ctx: AppContext, row: PendingCreationRow, now: number): Pr
   const station = await findOwnedStation(ctx, stationId);
   const connected =
     station !== undefined &&
-    (isStationOnline(ctx, station) || station.status === 1 || (station.lastSeen ?? 0) >= (row.deliveredAt ?? 0));
+    (isStationOnline(ctx, station) ||
+      station.status === 1 ||
+      (station.lastSeen ?? 0) >= (row.deliveredAt ?? 0));
   if (connected) {
     const text = `Station ${row.stationName} is connected. Welcome to the network!`;
     await setCreationOutcome(db, row.id, { status: 'success', text });
@@ -133,7 +144,10 @@ async function settle(ctx: AppContext, row: PendingCreationRow, now: number): Pr
 }
 
 /** GET /v1/station_created: the outcome of the user's latest creation. */
-export async function creationStatus(ctx: AppContext, userId: string): Promise<StationCreatedResponse> {
+export async function creationStatus(
+  ctx: AppContext,
+  userId: string,
+): Promise<StationCreatedResponse> {
   const row = await latestCreationOfUser(ctx.database.db, userId);
   if (!row) return { status: 'error', text: CREATION_TEXTS.nothing };
   if (row.status === 'success') return { status: 'success', text: row.text };

@@ -6,7 +6,12 @@ import type { UserRow } from '../db/schema';
 import { hashToken, randomToken } from '../lib/crypto';
 import { mailerOf } from '../mail/part';
 import { loginLinkMail } from '../mail/templates';
-import { consumeLoginToken, deleteSession, insertLoginToken, insertSession } from '../repositories/sessions';
+import {
+  consumeLoginToken,
+  deleteSession,
+  insertLoginToken,
+  insertSession,
+} from '../repositories/sessions';
 import { findUserByEmail } from '../repositories/users';
 
 /** The same answer whether or not the address is registered, so it cannot be used to probe accounts. */
@@ -19,7 +24,11 @@ export function loginUrl(ctx: AppContext, token: string, userId: string): string
 }
 
 /** A fresh single-use login link for the user. */
-export async function issueLoginLink(ctx: AppContext, userId: string, now = Date.now()): Promise<string> {
+export async function issueLoginLink(
+  ctx: AppContext,
+  userId: string,
+  now = Date.now(),
+): Promise<string> {
   const token = randomToken(32);
   await insertLoginToken(ctx.database.db, {
     tokenHash: hashToken(token),
@@ -32,7 +41,10 @@ export async function issueLoginLink(ctx: AppContext, userId: string, now = Date
 
 /** Mails a login link to the user's address. Without SMTP the link is also logged: the one place a
  * link reaches the log, so that a newcomer running the server locally can log in. */
-export async function sendLoginLink(ctx: AppContext, user: UserRow & { email: string }): Promise<void> {
+export async function sendLoginLink(
+  ctx: AppContext,
+  user: UserRow & { email: string },
+): Promise<void> {
   const url = await issueLoginLink(ctx, user.id);
   const mailer = mailerOf(ctx);
   const content = loginLinkMail({
@@ -41,7 +53,8 @@ export async function sendLoginLink(ctx: AppContext, user: UserRow & { email: st
     validMinutes: LOGIN_TOKEN_TTL_MS / 60_000,
   });
   await mailer.send({ to: user.email, ...content });
-  if (mailer.kind === 'outbox') ctx.log.info(`Login link for ${user.email} (no SMTP_URL, mail in the outbox): ${url}`);
+  if (mailer.kind === 'outbox')
+    ctx.log.info(`Login link for ${user.email} (no SMTP_URL, mail in the outbox): ${url}`);
 }
 
 /**
@@ -57,7 +70,11 @@ export function requestWebLogin(ctx: AppContext, email: string): void {
 }
 
 /** Exchanges a login token for a new session token; null when the token is unknown, used or expired. */
-export async function login(ctx: AppContext, loginToken: string, userId: string): Promise<string | null> {
+export async function login(
+  ctx: AppContext,
+  loginToken: string,
+  userId: string,
+): Promise<string | null> {
   const now = Date.now();
   if (!(await consumeLoginToken(ctx.database.db, hashToken(loginToken), userId, now))) return null;
   const sessionToken = randomToken(32);

@@ -4,7 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PICTURE_MAX_FILES, PICTURE_WIDTH_PX, stripTags, THUMBNAIL_WIDTH_PX } from '@tinygs/contracts';
+import {
+  PICTURE_MAX_FILES,
+  PICTURE_WIDTH_PX,
+  stripTags,
+  THUMBNAIL_WIDTH_PX,
+} from '@tinygs/contracts';
 import sharp from 'sharp';
 import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
@@ -22,7 +27,8 @@ const MAX_INPUT_PIXELS = 50_000_000;
 const JPEG_QUALITY = 85;
 
 export const TOO_MANY_PICTURES = `A station can have at most ${PICTURE_MAX_FILES} pictures.`;
-export const NOT_AN_IMAGE = 'The file is not a picture that can be read (JPEG, PNG, WebP, GIF, AVIF or TIFF).';
+export const NOT_AN_IMAGE =
+  'The file is not a picture that can be read (JPEG, PNG, WebP, GIF, AVIF or TIFF).';
 
 export function picturesDir(ctx: AppContext): string {
   return join(ctx.config.dataDir, 'pictures');
@@ -45,7 +51,8 @@ export async function addPicture(
   upload: { data: Buffer; filename: string },
 ): Promise<string> {
   const db = ctx.database.db;
-  if ((await countActivePictures(db, station.id)) >= PICTURE_MAX_FILES) throw badRequest(TOO_MANY_PICTURES);
+  if ((await countActivePictures(db, station.id)) >= PICTURE_MAX_FILES)
+    throw badRequest(TOO_MANY_PICTURES);
   let full: Buffer;
   let thumb: Buffer;
   try {
@@ -60,7 +67,11 @@ export async function addPicture(
   const files = pictureFiles(id);
   writeFileSync(join(dir, files.full), full);
   writeFileSync(join(dir, files.thumb), thumb);
-  const origName = stripTags(upload.filename).replace(/[\r\n\t]/g, ' ').trim().slice(0, 200) || 'picture';
+  const origName =
+    stripTags(upload.filename)
+      .replace(/[\r\n\t]/g, ' ')
+      .trim()
+      .slice(0, 200) || 'picture';
   await insertPicture(db, {
     id,
     stationId: station.id,
@@ -81,7 +92,11 @@ export function removePictureFiles(ctx: AppContext, ids: string[]): void {
   }
 }
 
-export async function removePicture(ctx: AppContext, station: StationRow, pictureId: string): Promise<void> {
+export async function removePicture(
+  ctx: AppContext,
+  station: StationRow,
+  pictureId: string,
+): Promise<void> {
   const picture = await findPicture(ctx.database.db, pictureId);
   if (!picture || picture.stationId !== station.id) throw notFound('Picture not found');
   await deletePicture(ctx.database.db, pictureId);

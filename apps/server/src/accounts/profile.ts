@@ -7,7 +7,12 @@ import { hashToken, randomToken } from '../lib/crypto';
 import { mailerOf } from '../mail/part';
 import { emailValidationMail } from '../mail/templates';
 import { consumeEmailValidation, insertEmailValidation } from '../repositories/sessions';
-import { findUserByEmail, findUserById, markEmailValidated, updateUserProfile } from '../repositories/users';
+import {
+  findUserByEmail,
+  findUserById,
+  markEmailValidated,
+  updateUserProfile,
+} from '../repositories/users';
 import { enforceLimit } from './rate-limit';
 import { accountsState } from './state';
 

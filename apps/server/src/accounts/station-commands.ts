@@ -7,7 +7,11 @@ export const STATION_OFFLINE = 'The station is offline. Please reconnect it and 
 
 export function stationCommands(ctx: AppContext): CommandService {
   const service = ctx.services.commands;
-  if (!service) throw new HttpError(503, 'Station commands are not available right now. Please try again later.');
+  if (!service)
+    throw new HttpError(
+      503,
+      'Station commands are not available right now. Please try again later.',
+    );
   return service;
 }
 

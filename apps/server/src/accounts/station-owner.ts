@@ -12,7 +12,12 @@ import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { removePictureFiles } from './pictures';
-import { isStationOnline, sendToStation, STATION_OFFLINE, stationCommands } from './station-commands';
+import {
+  isStationOnline,
+  sendToStation,
+  STATION_OFFLINE,
+  stationCommands,
+} from './station-commands';
 import { deleteStationWithPictures, updateStationSettings } from './stations-store';
 import { listStationPictures } from '../repositories/pictures';
 
@@ -24,7 +29,11 @@ function changed(ctx: AppContext, station: StationRow): void {
   ctx.events.publish('stations-changed', { stationIds: [station.id] });
 }
 
-export async function editStation(ctx: AppContext, station: StationRow, body: StationEditBody): Promise<void> {
+export async function editStation(
+  ctx: AppContext,
+  station: StationRow,
+  body: StationEditBody,
+): Promise<void> {
   await updateStationSettings(ctx, station.id, {
     description: body.description,
     antenna: body.antenna,
@@ -38,7 +47,11 @@ export async function editStation(ctx: AppContext, station: StationRow, body: St
 }
 
 /** Auto tune to a band (the network's auto-tuner takes over) or manual tuning sent at once with `begine`. */
-export async function operateStation(ctx: AppContext, station: StationRow, body: StationOperateBody): Promise<void> {
+export async function operateStation(
+  ctx: AppContext,
+  station: StationRow,
+  body: StationOperateBody,
+): Promise<void> {
   if (!isStationOnline(ctx, station)) throw conflict(STATION_OFFLINE);
   if (body.autoTune !== 0) {
     await updateStationSettings(ctx, station.id, { autoTune: body.autoTune });
@@ -57,7 +70,11 @@ export async function operateStation(ctx: AppContext, station: StationRow, body:
   changed(ctx, station);
 }
 
-export async function transmit(ctx: AppContext, station: StationRow, bytes: Uint8Array): Promise<void> {
+export async function transmit(
+  ctx: AppContext,
+  station: StationRow,
+  bytes: Uint8Array,
+): Promise<void> {
   if (station.tx !== 1) throw conflict(TX_DISABLED);
   if (!isStationOnline(ctx, station)) throw conflict(STATION_OFFLINE);
   const commands = stationCommands(ctx);
@@ -74,6 +91,9 @@ export async function deleteStation(ctx: AppContext, station: StationRow): Promi
   if (isStationOnline(ctx, station)) throw conflict(ONLY_INACTIVE_DELETE);
   const pictures = await listStationPictures(ctx.database.db, station.id);
   if (!(await deleteStationWithPictures(ctx, station.id))) throw notFound('Station not found');
-  removePictureFiles(ctx, pictures.map((p) => p.id));
+  removePictureFiles(
+    ctx,
+    pictures.map((p) => p.id),
+  );
   changed(ctx, station);
 }

@@ -3,11 +3,18 @@
 import type { AppContext } from '../context';
 import type { StationRow, StationUpdate } from '../db/schema';
 
-export async function findOwnedStation(ctx: AppContext, id: string): Promise<StationRow | undefined> {
+export async function findOwnedStation(
+  ctx: AppContext,
+  id: string,
+): Promise<StationRow | undefined> {
   return ctx.database.db.selectFrom('stations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function updateStationSettings(ctx: AppContext, id: string, patch: StationUpdate): Promise<void> {
+export async function updateStationSettings(
+  ctx: AppContext,
+  id: string,
+  patch: StationUpdate,
+): Promise<void> {
   await ctx.database.db.updateTable('stations').set(patch).where('id', '=', id).execute();
 }
 

@@ -53,7 +53,11 @@ export async function ensureUserByEmail(
 ): Promise<{ user: UserRow; created: boolean }> {
   const existing = await findUserByEmail(ctx.database.db, email);
   if (existing) return { user: existing, created: false };
-  const id = await createUser(ctx, { id: options.id, email: email.trim().toLowerCase(), emailVal: options.emailVal });
+  const id = await createUser(ctx, {
+    id: options.id,
+    email: email.trim().toLowerCase(),
+    emailVal: options.emailVal,
+  });
   const user = await findUserById(ctx.database.db, id);
   if (!user) throw new Error(`user ${id} vanished right after it was created`);
   return { user, created: true };

@@ -8,7 +8,12 @@ import type { AppContext } from '../context';
 import { sendLoginLink } from '../accounts/login';
 import { accountsState } from '../accounts/state';
 import { createUser, mqttCredentialsOf } from '../accounts/users';
-import { findUserByEmail, findUserById, setUserEmail, updateTelegramChat } from '../repositories/users';
+import {
+  findUserByEmail,
+  findUserById,
+  setUserEmail,
+  updateTelegramChat,
+} from '../repositories/users';
 
 /** How long the bot waits for the e-mail address after /weblogin. */
 const EMAIL_PROMPT_TTL_MS = 10 * 60 * 1000;
@@ -36,7 +41,11 @@ function displayName(from: { first_name: string; last_name?: string; username?: 
   return from.username ?? [from.first_name, from.last_name].filter(Boolean).join(' ');
 }
 
-export function createBot(ctx: AppContext, token: string, options: { botInfo?: UserFromGetMe } = {}): Bot {
+export function createBot(
+  ctx: AppContext,
+  token: string,
+  options: { botInfo?: UserFromGetMe } = {},
+): Bot {
   const bot = new Bot(token, options.botInfo ? { botInfo: options.botInfo } : {});
   const db = ctx.database.db;
   const awaitingEmail = new Map<string, number>();
@@ -52,7 +61,9 @@ export function createBot(ctx: AppContext, token: string, options: { botInfo?: U
   async function registerEmail(c: Context, userId: string, text: string): Promise<void> {
     const parsed = LoginEmailSchema.safeParse(text);
     if (!parsed.success) {
-      await c.reply(`${parsed.error.issues[0]?.message ?? 'Invalid email format'}. ${BOT_TEXTS.askEmail}`);
+      await c.reply(
+        `${parsed.error.issues[0]?.message ?? 'Invalid email format'}. ${BOT_TEXTS.askEmail}`,
+      );
       awaitingEmail.set(userId, Date.now() + EMAIL_PROMPT_TTL_MS);
       return;
     }
@@ -113,7 +124,9 @@ export function createBot(ctx: AppContext, token: string, options: { botInfo?: U
     const user = await registeredUser(c);
     if (!user) return;
     const creds = mqttCredentialsOf(ctx, user);
-    await c.reply(`MQTT credentials for your stations:\nUser: ${creds.user}\nPassword: ${creds.pass}`);
+    await c.reply(
+      `MQTT credentials for your stations:\nUser: ${creds.user}\nPassword: ${creds.pass}`,
+    );
   });
 
   bot.command('help', async (c) => {

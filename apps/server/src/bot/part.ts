@@ -18,7 +18,10 @@ export const botPart: Part = {
               { command: 'start', description: 'Register' },
               { command: 'weblogin', description: 'Get a login link by e-mail' },
               { command: 'mqtt', description: 'MQTT credentials for your station' },
-              { command: 'help', description: helpText(ctx.config.productName).split('\n')[0] ?? 'Help' },
+              {
+                command: 'help',
+                description: helpText(ctx.config.productName).split('\n')[0] ?? 'Help',
+              },
             ])
             .catch((err: unknown) => ctx.log.warn({ err }, 'could not set the bot commands'));
         },

@@ -19,7 +19,9 @@ With --json each command prints exactly one JSON object. The CLI uses the same D
 DATABASE_URL as the server.`;
 
 const email = LoginEmailSchema;
-const pictureId = z.string({ error: 'ID is required' }).regex(/^[0-9a-f]{16}$/, 'picture id must be 16 hex digits');
+const pictureId = z
+  .string({ error: 'ID is required' })
+  .regex(/^[0-9a-f]{16}$/, 'picture id must be 16 hex digits');
 const file = z.string({ error: 'FILE is required' }).min(1, 'FILE is required');
 
 export const CommandSchema = z.discriminatedUnion('command', [
@@ -67,7 +69,9 @@ export function readArgs(argv: string[]): ParsedArgs {
   const single = group === 'seed' || group === 'migrate';
   const name = single ? group : `${group} ${action ?? ''}`.trim();
   if (extra.length > 0 || (single && action !== undefined)) {
-    throw new UsageError(`Unexpected arguments: ${(single ? positionals.slice(1) : extra).join(' ')}`);
+    throw new UsageError(
+      `Unexpected arguments: ${(single ? positionals.slice(1) : extra).join(' ')}`,
+    );
   }
   const result = CommandSchema.safeParse({
     command: name,
@@ -78,7 +82,9 @@ export function readArgs(argv: string[]): ParsedArgs {
   if (!result.success) {
     const issue = result.error.issues[0];
     const known = issue?.path[0] !== 'command';
-    throw new UsageError(known ? `${String(issue?.path[0])}: ${issue?.message}` : `Unknown command: ${name}`);
+    throw new UsageError(
+      known ? `${String(issue?.path[0])}: ${issue?.message}` : `Unknown command: ${name}`,
+    );
   }
   return { json, help: false, command: result.data };
 }

@@ -28,7 +28,10 @@ export class CliError extends Error {}
 
 async function userByEmail(ctx: AppContext, email: string) {
   const user = await findUserByEmail(ctx.database.db, email);
-  if (!user) throw new CliError(`No user with the e-mail address ${email}. Create one with: user add --email ${email}`);
+  if (!user)
+    throw new CliError(
+      `No user with the e-mail address ${email}. Create one with: user add --email ${email}`,
+    );
   return user;
 }
 
@@ -37,14 +40,20 @@ function readJson(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new CliError(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(
+      `${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
 /** A template named by an entry lives beside the file, in a templates/ folder next to it, or in the seed. */
 function readTemplate(fileDir: string, name: string | null): string {
   if (!name) return '';
-  for (const candidate of [join(fileDir, name), join(fileDir, '..', 'templates', name), join(SEED_DIR, 'templates', name)]) {
+  for (const candidate of [
+    join(fileDir, name),
+    join(fileDir, '..', 'templates', name),
+    join(SEED_DIR, 'templates', name),
+  ]) {
     if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
   }
   throw new CliError(`Template ${name} not found next to the file or in the seed templates`);
@@ -58,10 +67,16 @@ async function importSatellites(ctx: AppContext, file: string): Promise<CommandO
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new CliError(`${path} does not hold valid catalogue entries:\n${lines.join('\n')}`);
   }
-  const items = parsed.data.map((entry) => ({ entry, template: readTemplate(dirname(path), entry.webTemplate) }));
+  const items = parsed.data.map((entry) => ({
+    entry,
+    template: readTemplate(dirname(path), entry.webTemplate),
+  }));
   await upsertSatellites(ctx.database, items);
   const names = items.map((i) => i.entry.name);
-  return { json: { imported: names.length, names }, text: `Imported ${names.length} satellite(s): ${names.join(', ')}` };
+  return {
+    json: { imported: names.length, names },
+    text: `Imported ${names.length} satellite(s): ${names.join(', ')}`,
+  };
 }
 
 async function setStatus(ctx: AppContext, id: string, status: number): Promise<CommandOutput> {
@@ -69,7 +84,10 @@ async function setStatus(ctx: AppContext, id: string, status: number): Promise<C
   if (!picture) throw new CliError(`No picture with id ${id}`);
   await setPictureStatus(ctx.database.db, id, status);
   const verb = status === PICTURE_STATUS.approved ? 'Approved' : 'Rejected';
-  return { json: { shortId: id, stationId: picture.stationId, status }, text: `${verb} picture ${id} of ${picture.stationId}` };
+  return {
+    json: { shortId: id, stationId: picture.stationId, status },
+    text: `${verb} picture ${id} of ${picture.stationId}`,
+  };
 }
 
 export async function runCommand(ctx: AppContext, command: CliCommand): Promise<CommandOutput> {
@@ -98,7 +116,11 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
         src: pictureSrc(r.id),
       }));
       const text = pictures.length
-        ? pictures.map((p) => `${p.shortId}  ${p.stationId}  ${p.origName}  ${ctx.config.publicUrl}${p.src}`).join('\n')
+        ? pictures
+            .map(
+              (p) => `${p.shortId}  ${p.stationId}  ${p.origName}  ${ctx.config.publicUrl}${p.src}`,
+            )
+            .join('\n')
         : 'No pictures waiting for approval.';
       return { json: { pictures }, text };
     }
@@ -114,7 +136,9 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
     }
     case 'migrate': {
       const migrations = await migrateToLatest(ctx.database.db);
-      const text = migrations.length ? `Applied: ${migrations.join(', ')}` : 'The database is up to date.';
+      const text = migrations.length
+        ? `Applied: ${migrations.join(', ')}`
+        : 'The database is up to date.';
       return { json: { migrations }, text };
     }
   }

@@ -21,7 +21,8 @@ async function main(argv: string[]): Promise<void> {
   try {
     args = readArgs(argv);
   } catch (err) {
-    if (err instanceof UsageError) fail(wantsJson, wantsJson ? err.message : `${err.message}\n\n${USAGE}`, 2);
+    if (err instanceof UsageError)
+      fail(wantsJson, wantsJson ? err.message : `${err.message}\n\n${USAGE}`, 2);
     throw err;
   }
   if (args.help || !args.command) {

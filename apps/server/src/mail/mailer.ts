@@ -43,7 +43,11 @@ export function createMailer(config: Config, log: Logger): Mailer {
     };
   }
   const dir = outboxDir(config);
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
   return {
     kind: 'outbox',
     async send(message) {

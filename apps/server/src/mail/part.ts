@@ -29,9 +29,16 @@ export const mailPart: Part = {
     const mailer = createMailer(ctx.config, ctx.log);
     if (mailer.kind === 'smtp') {
       // A wrong SMTP_URL should be visible at start-up, not at the first login request.
-      await mailer.verify().catch((err: unknown) => ctx.log.warn({ err }, 'SMTP server does not answer; mails may fail'));
+      await mailer
+        .verify()
+        .catch((err: unknown) =>
+          ctx.log.warn({ err }, 'SMTP server does not answer; mails may fail'),
+        );
     } else {
-      ctx.log.info({ outbox: outboxDir(ctx.config) }, 'no SMTP_URL: mails are written to the outbox folder');
+      ctx.log.info(
+        { outbox: outboxDir(ctx.config) },
+        'no SMTP_URL: mails are written to the outbox folder',
+      );
     }
     ctx.services.mail = mailer;
     return {

@@ -15,7 +15,11 @@ function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
-function htmlPage(productName: string, paragraphs: string[], link: { url: string; label: string }): string {
+function htmlPage(
+  productName: string,
+  paragraphs: string[],
+  link: { url: string; label: string },
+): string {
   const p = paragraphs.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n    ');
   return `<!doctype html>
 <html>
@@ -29,7 +33,11 @@ function htmlPage(productName: string, paragraphs: string[], link: { url: string
 `;
 }
 
-export function loginLinkMail(input: { productName: string; url: string; validMinutes: number }): MailContent {
+export function loginLinkMail(input: {
+  productName: string;
+  url: string;
+  validMinutes: number;
+}): MailContent {
   const lines = [
     `Someone (hopefully you) asked to log in to ${input.productName} with this e-mail address.`,
     `Open the link below to log in. It works once and for ${input.validMinutes} minutes.`,
@@ -38,7 +46,10 @@ export function loginLinkMail(input: { productName: string; url: string; validMi
   return {
     subject: `Your ${input.productName} login link`,
     text: `${lines.join('\n\n')}\n\n${input.url}\n`,
-    html: htmlPage(input.productName, lines, { url: input.url, label: `Log in to ${input.productName}` }),
+    html: htmlPage(input.productName, lines, {
+      url: input.url,
+      label: `Log in to ${input.productName}`,
+    }),
   };
 }
 
@@ -56,6 +67,9 @@ export function emailValidationMail(input: {
   return {
     subject: `Validate your ${input.productName} e-mail address`,
     text: `${lines.join('\n\n')}\n\n${input.url}\n`,
-    html: htmlPage(input.productName, lines, { url: input.url, label: 'Validate my e-mail address' }),
+    html: htmlPage(input.productName, lines, {
+      url: input.url,
+      label: 'Validate my e-mail address',
+    }),
   };
 }

@@ -73,7 +73,11 @@ export async function latestCreationOfUser(
  * Hands the credentials out once: only the caller whose UPDATE moved the row from pending to
  * delivered gets true. The admin password is wiped then; the station has it from now on.
  */
-export async function markDelivered(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
+export async function markDelivered(
+  db: Kysely<Database>,
+  id: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('pendingCreations')
     .set({ status: 'delivered', deliveredAt: now, adminPwEnc: '' })

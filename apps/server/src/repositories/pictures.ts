@@ -28,7 +28,14 @@ export function toPicture(row: PictureRow): Picture {
 
 export async function insertPicture(
   db: Kysely<Database>,
-  picture: { id: string; stationId: string; size: number; origName: string; type: string; createdAt: number },
+  picture: {
+    id: string;
+    stationId: string;
+    size: number;
+    origName: string;
+    type: string;
+    createdAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('stationPictures')
@@ -37,7 +44,10 @@ export async function insertPicture(
 }
 
 /** Pictures that count against the per-station limit: pending and approved ones. */
-export async function countActivePictures(db: Kysely<Database>, stationId: string): Promise<number> {
+export async function countActivePictures(
+  db: Kysely<Database>,
+  stationId: string,
+): Promise<number> {
   const row = await db
     .selectFrom('stationPictures')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -47,7 +57,10 @@ export async function countActivePictures(db: Kysely<Database>, stationId: strin
   return Number(row.n);
 }
 
-export async function listStationPictures(db: Kysely<Database>, stationId: string): Promise<PictureRow[]> {
+export async function listStationPictures(
+  db: Kysely<Database>,
+  stationId: string,
+): Promise<PictureRow[]> {
   return db
     .selectFrom('stationPictures')
     .selectAll()
@@ -56,7 +69,10 @@ export async function listStationPictures(db: Kysely<Database>, stationId: strin
     .execute();
 }
 
-export async function findPicture(db: Kysely<Database>, id: string): Promise<PictureRow | undefined> {
+export async function findPicture(
+  db: Kysely<Database>,
+  id: string,
+): Promise<PictureRow | undefined> {
   return db.selectFrom('stationPictures').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -64,7 +80,10 @@ export async function deletePicture(db: Kysely<Database>, id: string): Promise<v
   await db.deleteFrom('stationPictures').where('id', '=', id).execute();
 }
 
-export async function deleteStationPictures(db: Kysely<Database>, stationId: string): Promise<void> {
+export async function deleteStationPictures(
+  db: Kysely<Database>,
+  stationId: string,
+): Promise<void> {
   await db.deleteFrom('stationPictures').where('stationId', '=', stationId).execute();
 }
 
@@ -77,7 +96,15 @@ export async function listPendingPictures(db: Kysely<Database>): Promise<Picture
     .execute();
 }
 
-export async function setPictureStatus(db: Kysely<Database>, id: string, status: number): Promise<boolean> {
-  const result = await db.updateTable('stationPictures').set({ status }).where('id', '=', id).executeTakeFirst();
+export async function setPictureStatus(
+  db: Kysely<Database>,
+  id: string,
+  status: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('stationPictures')
+    .set({ status })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -7,7 +7,10 @@ export async function insertLoginToken(
   db: Kysely<Database>,
   token: { tokenHash: string; userId: string; createdAt: number; expiresAt: number },
 ): Promise<void> {
-  await db.insertInto('loginTokens').values({ ...token, usedAt: null }).execute();
+  await db
+    .insertInto('loginTokens')
+    .values({ ...token, usedAt: null })
+    .execute();
 }
 
 /**
@@ -41,7 +44,11 @@ export async function insertSession(
     .execute();
 }
 
-export async function deleteSession(db: Kysely<Database>, tokenHash: string, userId: string): Promise<boolean> {
+export async function deleteSession(
+  db: Kysely<Database>,
+  tokenHash: string,
+  userId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('sessions')
     .where('tokenHash', '=', tokenHash)
@@ -59,7 +66,13 @@ export async function deleteExpiredTokens(db: Kysely<Database>, now: number): Pr
 
 export async function insertEmailValidation(
   db: Kysely<Database>,
-  validation: { tokenHash: string; userId: string; email: string; createdAt: number; expiresAt: number },
+  validation: {
+    tokenHash: string;
+    userId: string;
+    email: string;
+    createdAt: number;
+    expiresAt: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('emailValidations')

@@ -126,6 +126,12 @@ export async function setStationSatellite(db: Kysely<Database>, id: string, sate
   await db.updateTable('stations').set({ satellite }).where('id', '=', id).execute();
 }
 
+/** Turns auto-tune on for stations whose owner never chose (the built-in simulator's stations). */
+export async function enableAutoTuneWhereUnset(db: Kysely<Database>, ids: readonly string[], band: Band): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('stations').set({ autoTune: band }).where('id', 'in', [...ids]).where('autoTune', 'is', null).execute();
+}
+
 /** Reception counters of one station, summed over one write batch. */
 export interface StationReceptionStats {
   id: string;

@@ -17,8 +17,15 @@ export async function findUserById(db: Kysely<Database>, id: string): Promise<Us
 }
 
 /** E-mail addresses are stored lower-case; the argument is normalised the same way. */
-export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+export async function findUserByEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function insertUser(db: Kysely<Database>, user: NewUserInput): Promise<void> {
@@ -42,7 +49,12 @@ export async function insertUser(db: Kysely<Database>, user: NewUserInput): Prom
 export async function updateUserProfile(
   db: Kysely<Database>,
   id: string,
-  profile: { email: string; emailVal: boolean; acceptedTerms: boolean; newsletterFrequency: string },
+  profile: {
+    email: string;
+    emailVal: boolean;
+    acceptedTerms: boolean;
+    newsletterFrequency: string;
+  },
 ): Promise<void> {
   await db
     .updateTable('users')
@@ -58,11 +70,19 @@ export async function updateUserProfile(
 
 /** Sets the e-mail of a user who has none or a different one; validation starts over. */
 export async function setUserEmail(db: Kysely<Database>, id: string, email: string): Promise<void> {
-  await db.updateTable('users').set({ email: email.toLowerCase(), emailVal: 0 }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ email: email.toLowerCase(), emailVal: 0 })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Marks the address validated only if it is still the user's address. */
-export async function markEmailValidated(db: Kysely<Database>, id: string, email: string): Promise<boolean> {
+export async function markEmailValidated(
+  db: Kysely<Database>,
+  id: string,
+  email: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ emailVal: 1 })

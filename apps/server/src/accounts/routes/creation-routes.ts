@@ -15,7 +15,8 @@ import { accountsState } from '../state';
 import { authErrors, clientAddress, SessionHeadersSchema } from './common';
 import { ownUserFirst } from './guards';
 
-const POLL_WAIT = 'Too many requests from your address. A station asks every 15 seconds; please slow down.';
+const POLL_WAIT =
+  'Too many requests from your address. A station asks every 15 seconds; please slow down.';
 
 export const creationRoutes: RouteModule = async (app, ctx) => {
   const { limits } = accountsState(ctx);
@@ -60,9 +61,15 @@ export const creationRoutes: RouteModule = async (app, ctx) => {
     {
       schema: {
         tags: ['stations'],
-        summary: 'Firmware: collect MQTT credentials and settings for a one-time code (404 until submitted; once)',
+        summary:
+          'Firmware: collect MQTT credentials and settings for a one-time code (404 until submitted; once)',
         querystring: FirmwareCredentialsQuerySchema,
-        response: { 200: FirmwareCredentialsResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+        response: {
+          200: FirmwareCredentialsResponseSchema,
+          400: ErrorBodySchema,
+          404: ErrorBodySchema,
+          429: ErrorBodySchema,
+        },
       },
     },
     async (req, reply) => {

@@ -38,7 +38,11 @@ export function ownStationFirst(ctx: AppContext): Hook {
 }
 
 /** The station for an owner-only handler: 401, 404 or 403 as the hook above, after validation. */
-export async function ownedStation(ctx: AppContext, req: FastifyRequest, id: string): Promise<StationRow> {
+export async function ownedStation(
+  ctx: AppContext,
+  req: FastifyRequest,
+  id: string,
+): Promise<StationRow> {
   const user = await requireUser(ctx, req);
   const station = await findOwnedStation(ctx, id);
   if (!station) throw notFound('Station not found');

@@ -17,7 +17,8 @@ import { accountsState } from '../state';
 import { clientAddress, SessionHeadersSchema } from './common';
 
 const LOGIN_FAILED = 'This login link is invalid, was already used or has expired.';
-const EMAIL_WAIT = 'A login link was just requested for this address. Please wait 30 seconds and try again.';
+const EMAIL_WAIT =
+  'A login link was just requested for this address. Please wait 30 seconds and try again.';
 const ADDRESS_WAIT = 'Too many login requests from your address. Please try again later.';
 const FAILED_WAIT = 'Too many failed logins from your address. Please try again later.';
 
@@ -44,7 +45,8 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
     {
       schema: {
         tags: ['accounts'],
-        summary: 'Request a login link by e-mail (same answer whether or not the address is registered)',
+        summary:
+          'Request a login link by e-mail (same answer whether or not the address is registered)',
         body: WebLoginRequestSchema,
         response: { 200: MessageResponseSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
       },
@@ -69,7 +71,12 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
         tags: ['accounts'],
         summary: 'Exchange a login link token for a session token',
         body: LoginRequestSchema,
-        response: { 200: LoginResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
+        response: {
+          200: LoginResponseSchema,
+          400: ErrorBodySchema,
+          401: ErrorBodySchema,
+          429: ErrorBodySchema,
+        },
       },
     },
     async (req, reply) => {

@@ -19,7 +19,11 @@ const TOO_LARGE = 'The picture must be at most 3 MB.';
 const NO_FILE = 'Attach a picture in the form field "upload".';
 
 function isTooLarge(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT');
+  return (
+    err instanceof Error &&
+    'code' in err &&
+    (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_FILES_LIMIT')
+  );
 }
 
 export const pictureRoutes: RouteModule = async (app, ctx) => {
@@ -38,7 +42,8 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
         preValidation: ownerFirst,
         schema: {
           tags: ['stations'],
-          summary: 'Upload a station picture (multipart field "upload", at most 3 MB, 10 per station); answers its short id as text',
+          summary:
+            'Upload a station picture (multipart field "upload", at most 3 MB, 10 per station); answers its short id as text',
           consumes: ['multipart/form-data'],
           headers: SessionHeadersSchema,
           params: StationIdParamsSchema,

@@ -68,20 +68,33 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
     {
       schema: {
         tags: ['accounts'],
-        summary: 'Validate an e-mail address (the link in the validation mail); answers a small HTML page',
+        summary:
+          'Validate an e-mail address (the link in the validation mail); answers a small HTML page',
         querystring: ValidateQuerySchema,
         produces: ['text/html'],
-        response: { 200: z.string().describe('HTML page'), 400: z.union([z.string(), ErrorBodySchema]) },
+        response: {
+          200: z.string().describe('HTML page'),
+          400: z.union([z.string(), ErrorBodySchema]),
+        },
       },
     },
     async (req, reply) => {
       const ok = await validateEmail(ctx, req.query.token);
       const { productName, publicUrl } = ctx.config;
       reply.type('text/html; charset=utf-8');
-      if (ok) return reply.send(page(productName, publicUrl, 'Thank you: your e-mail address is validated.'));
+      if (ok)
+        return reply.send(
+          page(productName, publicUrl, 'Thank you: your e-mail address is validated.'),
+        );
       return reply
         .status(400)
-        .send(page(productName, publicUrl, 'This validation link is invalid, was already used or has expired.'));
+        .send(
+          page(
+            productName,
+            publicUrl,
+            'This validation link is invalid, was already used or has expired.',
+          ),
+        );
     },
   );
 

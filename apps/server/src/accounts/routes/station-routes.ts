@@ -33,7 +33,10 @@ async function parseUpdateBody(req: FastifyRequest): Promise<void> {
     path: ['body', ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
-  throw badRequest(`Invalid body: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  throw badRequest(
+    `Invalid body: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    issues,
+  );
 }
 
 export const stationRoutes: RouteModule = async (app, ctx) => {
@@ -45,7 +48,8 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
       preValidation: [ownerFirst, parseUpdateBody],
       schema: {
         tags: ['stations'],
-        summary: 'Edit a station (description, antenna...) or operate it (auto tune or manual modem settings)',
+        summary:
+          'Edit a station (description, antenna...) or operate it (auto tune or manual modem settings)',
         headers: SessionHeadersSchema,
         params: StationIdParamsSchema,
         body: StationUpdateBodySchema,

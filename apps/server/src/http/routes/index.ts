@@ -2,7 +2,13 @@
 // `(app, ctx) => Promise<void>` and owns the routes of one part of the product.
 import type { App } from '../app';
 import type { AppContext } from '../../context';
-import { creationRoutes, loginRoutes, pictureRoutes, profileRoutes, stationRoutes } from '../../accounts/routes';
+import {
+  creationRoutes,
+  loginRoutes,
+  pictureRoutes,
+  profileRoutes,
+  stationRoutes,
+} from '../../accounts/routes';
 import { sseRoutes } from '../../network/sse-route';
 
 export type RouteModule = (app: App, ctx: AppContext) => Promise<void>;

@@ -40,6 +40,22 @@ export function AppLayout() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Box
+        component="a"
+        href="#main"
+        sx={{
+          position: 'absolute',
+          left: 8,
+          top: -48,
+          zIndex: (t) => t.zIndex.tooltip,
+          p: 1,
+          bgcolor: 'background.paper',
+          color: 'text.primary',
+          '&:focus': { top: 8 },
+        }}
+      >
+        Skip to content
+      </Box>
       <TopBar onToggleMenu={toggle} />
       {wide && sidebarOpen ? (
         <Box
@@ -67,7 +83,12 @@ export function AppLayout() {
       ) : null}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
-        <Box component="main" id="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 } }}>
+        <Box
+          component="main"
+          id="main"
+          tabIndex={-1}
+          sx={{ outline: 'none', flexGrow: 1, p: { xs: 1.5, sm: 3 } }}
+        >
           <RouteErrorBoundary key={pathname}>
             <Suspense fallback={<PageLoading />}>
               <Outlet />

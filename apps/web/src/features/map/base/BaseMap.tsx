@@ -4,7 +4,7 @@ import * as L from 'leaflet';
 import { useEffect, useState, type ReactNode } from 'react';
 import { GeoJSON, MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { MAP_MAX_ZOOM, MAP_MIN_ZOOM, tileSourceForZoom } from '../config';
-import { PANES } from './panes';
+import { PANES, type PaneName } from './panes';
 import { worldOutline } from './worldOutline';
 
 export interface BaseMapProps {
@@ -86,12 +86,13 @@ function MapClick({ onClick }: { onClick: (e: L.LeafletMouseEvent) => void }) {
 }
 
 /** A canvas renderer bound to one pane, shared by all layers of that pane on one map. */
-export function paneRenderer(map: L.Map, pane: string): L.Canvas {
+export function paneRenderer(map: L.Map, pane: PaneName): L.Canvas {
   const store = map as L.Map & { tinygsRenderers?: Map<string, L.Canvas> };
   store.tinygsRenderers ??= new Map();
   let renderer = store.tinygsRenderers.get(pane);
   if (!renderer) {
-    renderer = L.canvas({ pane, padding: 0.5 });
+    const padding = Object.values(PANES).find((p) => p.name === pane)?.padding ?? 0.1;
+    renderer = L.canvas({ pane, padding });
     store.tinygsRenderers.set(pane, renderer);
   }
   return renderer;

@@ -1,13 +1,17 @@
 // Leaflet panes in drawing order. The outline sits below tilePane (z 200) so tiles cover it when
 // they load; each marker family gets its own pane and therefore its own canvas, so redrawing
 // 300 moving satellites every few seconds does not repaint 10,000 stations.
+//
+// padding: how far beyond the viewport a pane's canvas reaches (fraction of the view). Panes that
+// rarely change draw a wide margin so fast panning shows no blank edge; the ping pane repaints on
+// every animation frame, so it keeps its canvas small.
 export const PANES = {
-  outline: { name: 'world-outline', zIndex: 150 },
-  coverage: { name: 'coverage', zIndex: 410 },
-  stations: { name: 'stations', zIndex: 420 },
-  paths: { name: 'paths', zIndex: 430 },
-  satellites: { name: 'satellites', zIndex: 440 },
-  pings: { name: 'pings', zIndex: 450 },
+  outline: { name: 'world-outline', zIndex: 150, padding: 0.5 },
+  coverage: { name: 'coverage', zIndex: 410, padding: 0.5 },
+  stations: { name: 'stations', zIndex: 420, padding: 0.5 },
+  paths: { name: 'paths', zIndex: 430, padding: 0.5 },
+  satellites: { name: 'satellites', zIndex: 440, padding: 0.5 },
+  pings: { name: 'pings', zIndex: 450, padding: 0.05 },
 } as const;
 
-export type PaneKey = keyof typeof PANES;
+export type PaneName = (typeof PANES)[keyof typeof PANES]['name'];

@@ -1,0 +1,188 @@
+// The admin CLI as an operator's script runs it: a separate process against the same DATA_DIR and
+// database as a running server, printing exactly one JSON object with --json.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../src/config';
+import { buildStation } from './factories';
+import { DIALECTS, startTestServer, type TestServer } from './harness';
+
+const SERVER_DIR = join(REPO_ROOT, 'apps/server');
+const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  function cli(...args: string[]): Promise<CliResult> {
+    const { config } = server.ctx;
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+    env.DATA_DIR = config.dataDir;
+    env.SERVER_SECRET = config.serverSecret;
+    env.PUBLIC_URL = config.publicUrl;
+    if (config.database.kind === 'postgres') env.DATABASE_URL = config.database.url;
+    return new Promise((resolve) => {
+      execFile(
+        TSX,
+        ['src/cli/main.ts', ...args],
+        { cwd: SERVER_DIR, env, timeout: 30_000 },
+        (err, stdout, stderr) => {
+          const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  /** Runs with --json and parses the one object printed. */
+  async function json(...args: string[]): Promise<{ code: number; body: Record<string, unknown> }> {
+    const result = await cli(...args, '--json');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines, result.stderr).toHaveLength(1);
+    return { code: result.code, body: JSON.parse(lines[0] ?? '') };
+  }
+
+  it('creates a user, prints a working login link and the broker credentials', async () => {
+    const added = await json('user', 'add', '--email', 'Operator@Example.org');
+    expect(added).toEqual({
+      code: 0,
+      body: { userId: expect.stringMatching(/^\d{12}$/), created: true },
+    });
+    const userId = String(added.body.userId);
+    const again = await json('user', 'add', '--email', 'operator@example.org');
+    expect(again.body).toEqual({ userId, created: false });
+
+    const link = await json('user', 'login-link', '--email', 'operator@example.org');
+    expect(link.code).toBe(0);
+    const url = new URL(String(link.body.url));
+    expect(url.origin).toBe(server.ctx.config.publicUrl);
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: {
+        loginToken: url.searchParams.get('loginToken'),
+        userId: url.searchParams.get('userId'),
+      },
+    });
+    expect(login.statusCode).toBe(200);
+    const headers = { userid: userId, sessiontoken: login.json().sessionToken };
+
+    const creds = await json('user', 'mqtt', '--email', 'operator@example.org');
+    const fromApi = await server.app.inject({
+      method: 'GET',
+      url: `/v1/mqttcred?userId=${userId}`,
+      headers,
+    });
+    expect(creds.body).toEqual(fromApi.json());
+    expect(creds.body.user).toBe(userId);
+  });
+
+  it('prints plain text without --json', async () => {
+    await json('user', 'add', '--email', 'plain@example.org');
+    const text = await cli('user', 'login-link', '--email', 'plain@example.org');
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim()).toMatch(/^http:\/\/\S+\/\?loginToken=[\w-]+&userId=\d+$/);
+  });
+
+  it('lists, approves and rejects pending pictures', async () => {
+    const db = server.ctx.database.db;
+    const owner = await json('user', 'add', '--email', 'gallery@example.org');
+    const stationId = await buildStation(db, { userId: String(owner.body.userId), name: 'Cli_1' });
+    for (const id of ['00000000000000a1', '00000000000000a2']) {
+      await db
+        .insertInto('stationPictures')
+        .values({
+          id,
+          stationId,
+          status: 0,
+          size: 100,
+          origName: `${id}.jpg`,
+          type: 'image/jpeg',
+          createdAt: Date.now(),
+        })
+        .execute();
+    }
+    const pending = await json('pictures', 'list-pending');
+    const ids = (pending.body.pictures as { shortId: string }[]).map((p) => p.shortId);
+    expect(ids).toEqual(expect.arrayContaining(['00000000000000a1', '00000000000000a2']));
+
+    expect((await json('pictures', 'approve', '00000000000000a1')).body).toEqual({
+      shortId: '00000000000000a1',
+      stationId,
+      status: 1,
+    });
+    expect((await json('pictures', 'reject', '00000000000000a2')).body).toMatchObject({
+      status: -1,
+    });
+    const rows = await db
+      .selectFrom('stationPictures')
+      .select(['id', 'status'])
+      .where('stationId', '=', stationId)
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: '00000000000000a1', status: 1 },
+      { id: '00000000000000a2', status: -1 },
+    ]);
+    const missing = await json('pictures', 'approve', 'ffffffffffffffff');
+    expect(missing.code).toBe(1);
+    expect(String(missing.body.error)).toContain('No picture');
+  });
+
+  it('imports satellites from a file', async () => {
+    const file = join(server.ctx.config.dataDir, 'new-satellites.json');
+    const entry = {
+      name: 'Cli-Sat-1',
+      displayName: 'CLI Sat 1',
+      norad: 99001,
+      status: 'Future',
+      configurations: [{ mode: 'LoRa', freq: 436.1, sf: 10 }],
+    };
+    writeFileSync(file, JSON.stringify([entry]));
+    const imported = await json('satellites', 'import', file);
+    expect(imported).toEqual({ code: 0, body: { imported: 1, names: ['Cli-Sat-1'] } });
+    const row = await server.ctx.database.db
+      .selectFrom('satellites')
+      .selectAll()
+      .where('name', '=', 'Cli-Sat-1')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ displayName: 'CLI Sat 1', norad: 99001, status: 'Future' });
+
+    writeFileSync(file, JSON.stringify({ name: 'Broken' }));
+    const broken = await json('satellites', 'import', file);
+    expect(broken.code).toBe(1);
+    expect(String(broken.body.error)).toContain('displayName');
+  });
+
+  it('migrates and seeds idempotently', async () => {
+    expect(await json('migrate')).toEqual({ code: 0, body: { migrations: [] } });
+    const seeded = await json('seed');
+    expect(seeded.code).toBe(0);
+    expect(Number(seeded.body.satellites)).toBeGreaterThanOrEqual(40);
+  });
+
+  it('refuses bad arguments with exit code 2 and unknown users with 1', async () => {
+    const noEmail = await json('user', 'add');
+    expect(noEmail.code).toBe(2);
+    expect(String(noEmail.body.error)).toContain('Email is required');
+    const badEmail = await json('user', 'add', '--email', 'nope');
+    expect(String(badEmail.body.error)).toContain('Invalid email format');
+    expect((await json('satellites', 'launch')).code).toBe(2);
+    expect((await json('user', 'add', '--email', 'a@b.co', '--colour', 'red')).code).toBe(2);
+    const unknown = await json('user', 'login-link', '--email', 'ghost@example.org');
+    expect(unknown.code).toBe(1);
+    expect(String(unknown.body.error)).toContain('No user');
+  });
+});
