@@ -1,6 +1,10 @@
 // New stations by one-time code, with a client that plays the firmware: it polls GET /credentials
 // over HTTP until the owner submits its code, then logs in to the MQTT broker with what it got.
-import { stationSubscriptions, stationTopic, type FirmwareCredentialsResponse } from '@tinygs/contracts';
+import {
+  stationSubscriptions,
+  stationTopic,
+  type FirmwareCredentialsResponse,
+} from '@tinygs/contracts';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CREATION_TEXTS } from '../src/accounts/creation';

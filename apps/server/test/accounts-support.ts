@@ -6,11 +6,14 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { issueLoginLink } from '../src/accounts/login';
 import { buildUser, type BuiltUser } from './factories';
-import type { TestServer } from './harness';
+import type { Server } from '../src/server';
 import { waitFor } from './network-helpers';
 
+/** Any assembled server: a TestServer or one built with createServer. */
+type ServerLike = Pick<Server, 'app' | 'ctx'>;
+
 /** What the ALTCHA widget does: fetch a challenge, solve it, send base64 JSON of both. */
-export async function solveCaptcha(server: TestServer): Promise<string> {
+export async function solveCaptcha(server: ServerLike): Promise<string> {
   const res = await server.app.inject({ method: 'GET', url: '/altcha/challenge' });
   if (res.statusCode !== 200) throw new Error(`challenge: ${res.statusCode}`);
   const challenge = res.json<Challenge>();
@@ -32,7 +35,7 @@ function decodeQuotedPrintable(text: string): string {
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-export function outboxMails(server: TestServer): OutboxMail[] {
+export function outboxMails(server: ServerLike): OutboxMail[] {
   const dir = join(server.ctx.config.dataDir, 'outbox');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -44,12 +47,12 @@ export function outboxMails(server: TestServer): OutboxMail[] {
     });
 }
 
-export function mailsTo(server: TestServer, address: string): OutboxMail[] {
+export function mailsTo(server: ServerLike, address: string): OutboxMail[] {
   return outboxMails(server).filter((m) => new RegExp(`^To: ${address}$`, 'mi').test(m.decoded));
 }
 
 /** Waits for the `n`-th mail to `address` (1-based) and answers it. */
-export async function waitForMail(server: TestServer, address: string, n = 1): Promise<OutboxMail> {
+export async function waitForMail(server: ServerLike, address: string, n = 1): Promise<OutboxMail> {
   return waitFor(() => mailsTo(server, address)[n - 1]);
 }
 
@@ -72,7 +75,7 @@ export interface LoggedIn extends BuiltUser {
 
 /** A user with a live session, obtained the way the web app obtains one (POST /v1/login). */
 export async function loggedInUser(
-  server: TestServer,
+  server: ServerLike,
   options: { email?: string } = {},
 ): Promise<LoggedIn> {
   const user = await buildUser(server.ctx.database.db, { email: options.email ?? null });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Liquid } from 'liquidjs';
 import { eciToGeodetic, gstime, propagate, twoline2satrec } from 'satellite.js';
 import { describe, expect, it } from 'vitest';
+import { isFormatId } from '@tinygs/decoders';
 import {
   FREQUENCY_BANDS,
   ModemConfSchema,
@@ -88,7 +89,7 @@ describe('satellite files', () => {
       expect(
         e.norad === null || (Number.isInteger(e.norad) && e.norad >= 1000 && e.norad <= 9_999_999),
       ).toBe(true);
-      expect(e.decoder === null || /^[a-z0-9_]+$/.test(e.decoder)).toBe(true);
+      expect(e.decoder === null || isFormatId(e.decoder)).toBe(true);
       for (const tag of e.longDescription.matchAll(/<\/?([a-zA-Z0-9]+)([^>]*)>/g)) {
         expect(HTML_TAGS_ALLOWED.has(tag[1] ?? ''), `<${tag[1]}> in ${e.name}`).toBe(true);
         if (tag[1] !== 'a') expect(tag[2]).toBe('');
@@ -169,35 +170,35 @@ const REAL = [
     name: 'SATLLA-2B',
     displayName: 'SATLLA-2B',
     norad: 51014,
-    decoder: 'satlla2b',
+    decoder: 'satlla_2b',
     radio: [437.25, 10, 62.5, 5],
   },
   {
     name: 'FossaSat-2E1',
     displayName: 'FossaSat-2E1',
     norad: 52747,
-    decoder: 'fossasat2e',
+    decoder: 'fossasat_2e',
     radio: [401.7, 11, 125, 8],
   },
   {
     name: 'FossaSat-2E8',
     displayName: 'FossaSat-2E8',
     norad: 99991,
-    decoder: 'fossasat2e',
+    decoder: 'fossasat_2e',
     radio: [401.7, 11, 125, 8],
   },
   {
     name: 'FossaSat-2E11',
     displayName: 'FossaSat-2E11',
     norad: 52750,
-    decoder: 'fossasat2e',
+    decoder: 'fossasat_2e',
     radio: [401.7, 11, 125, 8],
   },
   {
     name: 'FossaSat-2E12',
     displayName: 'FossaSat-2E12',
     norad: 52773,
-    decoder: 'fossasat2e',
+    decoder: 'fossasat_2e',
     radio: [401.7, 11, 125, 8],
   },
   { name: 'FEES', displayName: 'FEES', norad: 48082, decoder: 'fees', radio: [437.2, 9, 125, 5] },
@@ -205,7 +206,7 @@ const REAL = [
     name: 'Polytech_Universe-1',
     displayName: 'Polytech Universe-1',
     norad: 53371,
-    decoder: 'polytech_universe1',
+    decoder: 'polytech_universe_1',
     radio: [436.895, 8, 62.5, 6],
   },
 ];

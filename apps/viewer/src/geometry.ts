@@ -8,11 +8,20 @@ const RAD = Math.PI / 180;
 /** Sidereal rotation of the Earth, degrees per millisecond. */
 const EARTH_ROTATION_DEG_PER_MS = 360 / 86_164_090.5;
 
-export function geodeticToScene(latDeg: number, lngDeg: number, altKm = 0, out = new Vector3()): Vector3 {
+export function geodeticToScene(
+  latDeg: number,
+  lngDeg: number,
+  altKm = 0,
+  out = new Vector3(),
+): Vector3 {
   const r = 1 + altKm / EARTH_RADIUS_KM;
   const lat = latDeg * RAD;
   const lng = lngDeg * RAD;
-  return out.set(r * Math.cos(lat) * Math.cos(lng), r * Math.sin(lat), -r * Math.cos(lat) * Math.sin(lng));
+  return out.set(
+    r * Math.cos(lat) * Math.cos(lng),
+    r * Math.sin(lat),
+    -r * Math.cos(lat) * Math.sin(lng),
+  );
 }
 
 /** Orbital period from the mean motion of the element set (rad/min). */
@@ -40,7 +49,8 @@ export function orbitSnapshot(tle: Tle, nowMs: number, samples = 180): OrbitSnap
   for (let i = 0; i <= samples; i += 1) {
     const t = nowMs + periodMs * (i / samples - 0.5);
     const p = subSatellitePoint(tle, t);
-    if (p) ring.push(geodeticToScene(p.lat, p.lng + (t - nowMs) * EARTH_ROTATION_DEG_PER_MS, p.alt));
+    if (p)
+      ring.push(geodeticToScene(p.lat, p.lng + (t - nowMs) * EARTH_ROTATION_DEG_PER_MS, p.alt));
   }
   return { satellite, ring };
 }

@@ -43,7 +43,9 @@ export function drawGlobeTexture(width = 2048): HTMLCanvasElement {
   ctx.beginPath();
   for (const f of land.features) {
     for (const ring of planarPolygons(f.geometry)) {
-      ring.forEach(([lng, lat], i) => (i === 0 ? ctx.moveTo(x(lng), y(lat)) : ctx.lineTo(x(lng), y(lat))));
+      ring.forEach(([lng, lat], i) =>
+        i === 0 ? ctx.moveTo(x(lng), y(lat)) : ctx.lineTo(x(lng), y(lat)),
+      );
       ctx.closePath();
     }
   }

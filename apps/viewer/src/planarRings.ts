@@ -46,6 +46,10 @@ export function planarRings(ring: readonly Position[]): [number, number][][] {
 export function planarPolygons(geometry: GeoJSON.Geometry | null): [number, number][][] {
   if (!geometry) return [];
   const polygons =
-    geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : [];
+    geometry.type === 'Polygon'
+      ? [geometry.coordinates]
+      : geometry.type === 'MultiPolygon'
+        ? geometry.coordinates
+        : [];
   return polygons.flatMap((polygon) => (polygon[0] ? planarRings(polygon[0]) : []));
 }

@@ -39,7 +39,10 @@ export function createGlobeScene(
   texture.colorSpace = SRGBColorSpace;
   scene.add(new Mesh(new SphereGeometry(1, 96, 64), new MeshBasicMaterial({ map: texture })));
 
-  const satMesh = new Mesh(new SphereGeometry(0.025, 16, 12), new MeshBasicMaterial({ color: '#ffd54f' }));
+  const satMesh = new Mesh(
+    new SphereGeometry(0.025, 16, 12),
+    new MeshBasicMaterial({ color: '#ffd54f' }),
+  );
   satMesh.visible = false;
   scene.add(satMesh);
 
@@ -50,7 +53,10 @@ export function createGlobeScene(
   let linkLine: Line | null = null;
   if (groundStation) {
     gsPosition = geodeticToScene(groundStation.latDeg, groundStation.lngDeg, 0);
-    const gsMesh = new Mesh(new SphereGeometry(0.015, 12, 8), new MeshBasicMaterial({ color: '#ef5350' }));
+    const gsMesh = new Mesh(
+      new SphereGeometry(0.015, 12, 8),
+      new MeshBasicMaterial({ color: '#ef5350' }),
+    );
     gsMesh.position.copy(gsPosition);
     scene.add(gsMesh);
     linkLine = new Line(new BufferGeometry(), new LineBasicMaterial({ color: '#ef5350' }));

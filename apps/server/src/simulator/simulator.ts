@@ -156,7 +156,7 @@ export class Simulator {
         const crc = Math.random() < CRC_ERROR_PROBABILITY;
         this.sendRx(station, sat, crc ? Buffer.from(CRC_ERROR_MARKER, 'latin1') : frame, crc, rx, look.rangeRateKmPerS, now);
         if (Math.random() < TEST_FRAME_PROBABILITY) {
-          this.sendRx(station, sat, Buffer.from(`${TEST_FRAME_PREFIX}${station.spec.name}`, 'latin1'), false, rx, 0, now);
+          this.sendRx(station, sat, Buffer.from(`${TEST_FRAME_PREFIX}${station.spec.name} ${Math.floor(now / 1000)}`, 'latin1'), false, rx, 0, now);
         }
       }
     }

@@ -2,7 +2,7 @@
 // so it is held in memory with parsed TLEs and configurations, and reloaded periodically so that
 // TLE updates and new satellites reach the ingest without a restart.
 import { ModemConfSchema, type ModemConf } from '@tinygs/contracts';
-import { registerSatellite } from '@tinygs/decoders';
+import { SATELLITE_FORMATS, registerSatellite } from '@tinygs/decoders';
 import { parseTle, type Tle } from '@tinygs/orbit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -74,7 +74,8 @@ export class SatelliteCatalogue {
   }
 
   private registerDecoder(row: NetworkSatelliteRow): void {
-    if (!row.decoder || this.registeredDecoders.get(row.name) === row.decoder) return;
+    // Real satellites have their format built in; the catalogue's name for it does not matter.
+    if (!row.decoder || SATELLITE_FORMATS[row.name] || this.registeredDecoders.get(row.name) === row.decoder) return;
     try {
       registerSatellite(row.name, row.decoder);
       this.registeredDecoders.set(row.name, row.decoder);

@@ -9,10 +9,15 @@ import type { LatLng, LocationPickerProps } from './types';
 
 /** New-station form map: a click picks the station location. */
 export default function LocationPicker({ value, onChange }: LocationPickerProps) {
-  const onMapClick = useCallback((e: L.LeafletMouseEvent) => onChange(pickLocation(e.latlng)), [onChange]);
+  const onMapClick = useCallback(
+    (e: L.LeafletMouseEvent) => onChange(pickLocation(e.latlng)),
+    [onChange],
+  );
   return (
     <BaseMap
-      center={value ? [value.lat, value.lng] : [LOCATION_PICKER_DEFAULT.lat, LOCATION_PICKER_DEFAULT.lng]}
+      center={
+        value ? [value.lat, value.lng] : [LOCATION_PICKER_DEFAULT.lat, LOCATION_PICKER_DEFAULT.lng]
+      }
       zoom={LOCATION_PICKER_DEFAULT.zoom}
       height={320}
       onMapClick={onMapClick}

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
 import { BaseMap, paneRenderer } from './base/BaseMap';
 import { PANES } from './base/panes';
+import { lngNear, shiftLines, shiftPoint, WORLD_COPY_OFFSETS_DEG } from './geo';
 import { packetFootprintRadiusM, receptionLines } from './packetGeometry';
 import type { PacketMapProps } from './types';
 
@@ -22,48 +23,57 @@ function PacketLayers({ packet }: PacketMapProps) {
     const coverage = paneRenderer(map, PANES.coverage.name);
     const paths = paneRenderer(map, PANES.paths.name);
     const points = paneRenderer(map, PANES.satellites.name);
-    const sat: L.LatLngTuple = [packet.satPos.lat, packet.satPos.lng];
+    const sat: [number, number] = [packet.satPos.lat, packet.satPos.lng];
+    const receptions = receptionLines(packet);
 
-    L.circle(sat, {
-      renderer: coverage,
-      pane: PANES.coverage.name,
-      radius: packetFootprintRadiusM(packet),
-      color: '#ffd54f',
-      weight: 1.5,
-      fillOpacity: 0.12,
-    }).addTo(group);
-
-    const bounds = L.latLngBounds([sat, sat]);
-    for (const r of receptionLines(packet)) {
-      L.polyline(r.lines, { renderer: paths, pane: PANES.paths.name, color: '#4fc3f7', weight: 1.5, opacity: 0.8 }).addTo(
-        group,
-      );
-      L.circleMarker(r.station, {
+    for (const d of WORLD_COPY_OFFSETS_DEG) {
+      L.circle(shiftPoint(sat, d), {
+        renderer: coverage,
+        pane: PANES.coverage.name,
+        radius: packetFootprintRadiusM(packet),
+        color: '#ffd54f',
+        weight: 1.5,
+        fillOpacity: 0.12,
+      }).addTo(group);
+      for (const r of receptions) {
+        L.polyline(shiftLines(r.lines, d), {
+          renderer: paths,
+          pane: PANES.paths.name,
+          color: '#4fc3f7',
+          weight: 1.5,
+          opacity: 0.8,
+        }).addTo(group);
+        L.circleMarker(shiftPoint(r.station, d), {
+          renderer: points,
+          pane: PANES.satellites.name,
+          radius: 5,
+          color: '#0d3b12',
+          weight: 1,
+          fillColor: '#4caf50',
+          fillOpacity: 1,
+        })
+          .bindTooltip(r.stationId)
+          .addTo(group);
+      }
+      L.circleMarker(shiftPoint(sat, d), {
         renderer: points,
         pane: PANES.satellites.name,
-        radius: 5,
-        color: '#0d3b12',
+        radius: 7,
+        color: '#1a1a1a',
         weight: 1,
-        fillColor: '#4caf50',
+        fillColor: '#ffd54f',
         fillOpacity: 1,
       })
-        .bindTooltip(r.stationId)
+        .bindTooltip(packet.satDisplayName)
         .addTo(group);
-      bounds.extend(r.station);
     }
-    L.circleMarker(sat, {
-      renderer: points,
-      pane: PANES.satellites.name,
-      radius: 7,
-      color: '#1a1a1a',
-      weight: 1,
-      fillColor: '#ffd54f',
-      fillOpacity: 1,
-    })
-      .bindTooltip(packet.satDisplayName)
-      .addTo(group);
     group.addTo(map);
-    if (packet.stations.length > 0) map.fitBounds(bounds, { padding: [30, 30], maxZoom: 5 });
+    if (receptions.length > 0) {
+      // Fit around the satellite: a station across the antimeridian counts on the near side.
+      const bounds = L.latLngBounds([sat, sat]);
+      for (const r of receptions) bounds.extend([r.station[0], lngNear(r.station[1], sat[1])]);
+      map.fitBounds(bounds, { padding: [30, 30], maxZoom: 5 });
+    }
     return () => {
       group.remove();
     };

@@ -5,6 +5,7 @@ import { useMap } from 'react-leaflet';
 import { useNavigate } from 'react-router';
 import { BaseMap, paneRenderer } from './base/BaseMap';
 import { PANES } from './base/panes';
+import { shiftLines, WORLD_COPY_OFFSETS_DEG } from './geo';
 import { stationRings } from './stations/stationRings';
 import type { StationPacketsMapProps } from './types';
 
@@ -66,23 +67,34 @@ function StationPacketLayers({ station, packets }: StationPacketsMapProps) {
   useEffect(() => {
     const renderer = paneRenderer(map, PANES.coverage.name);
     const group = L.layerGroup();
-    for (const { rings } of stationRings(lat, lng)) {
-      L.polygon(
-        rings.map((r) => [r]),
-        { renderer, pane: PANES.coverage.name, interactive: false, color: '#29b6f6', weight: 1.2, fill: false, dashArray: '4 4' },
-      ).addTo(group);
+    const rings = stationRings(lat, lng);
+    for (const d of WORLD_COPY_OFFSETS_DEG) {
+      for (const circle of rings) {
+        L.polygon(
+          shiftLines(circle.rings, d).map((r) => [r]),
+          {
+            renderer,
+            pane: PANES.coverage.name,
+            interactive: false,
+            color: '#29b6f6',
+            weight: 1.2,
+            fill: false,
+            dashArray: '4 4',
+          },
+        ).addTo(group);
+      }
+      L.circleMarker([lat, lng + d], {
+        renderer: paneRenderer(map, PANES.stations.name),
+        pane: PANES.stations.name,
+        radius: 7,
+        color: '#ffffff',
+        weight: 2,
+        fillColor: '#29b6f6',
+        fillOpacity: 1,
+      })
+        .bindTooltip(`${station.name}@${station.userId}`)
+        .addTo(group);
     }
-    L.circleMarker([lat, lng], {
-      renderer: paneRenderer(map, PANES.stations.name),
-      pane: PANES.stations.name,
-      radius: 7,
-      color: '#ffffff',
-      weight: 2,
-      fillColor: '#29b6f6',
-      fillOpacity: 1,
-    })
-      .bindTooltip(`${station.name}@${station.userId}`)
-      .addTo(group);
     group.addTo(map);
     return () => {
       group.remove();
@@ -91,25 +103,28 @@ function StationPacketLayers({ station, packets }: StationPacketsMapProps) {
 
   useEffect(() => {
     const renderer = paneRenderer(map, PANES.satellites.name);
-    const group = L.layerGroup();
+    const layers = L.layerGroup();
     for (const p of packets) {
-      L.circleMarker([p.satPos.lat, p.satPos.lng], {
-        renderer,
-        pane: PANES.satellites.name,
-        radius: 4,
-        color: '#1a1a1a',
-        weight: 0.5,
-        fillColor: TX_POWER_COLORS[txPowerGroup(p)],
-        fillOpacity: 0.9,
-        bubblingMouseEvents: false,
-      })
-        .bindTooltip(`${p.satDisplayName} ${new Date(p.serverTime).toLocaleString()}`)
-        .on('click', () => void navigateRef.current(`/packet/${p.id}`))
-        .addTo(group);
+      const powerGroup = txPowerGroup(p);
+      for (const d of WORLD_COPY_OFFSETS_DEG) {
+        L.circleMarker([p.satPos.lat, p.satPos.lng + d], {
+          renderer,
+          pane: PANES.satellites.name,
+          radius: 4,
+          color: '#1a1a1a',
+          weight: 0.5,
+          fillColor: TX_POWER_COLORS[powerGroup],
+          fillOpacity: 0.9,
+          bubblingMouseEvents: false,
+        })
+          .bindTooltip(`${p.satDisplayName} ${new Date(p.serverTime).toLocaleString()}`)
+          .on('click', () => void navigateRef.current(`/packet/${p.id}`))
+          .addTo(layers);
+      }
     }
-    group.addTo(map);
+    layers.addTo(map);
     return () => {
-      group.remove();
+      layers.remove();
     };
   }, [map, packets]);
   return null;

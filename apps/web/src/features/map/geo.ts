@@ -1,7 +1,12 @@
 // Spherical helpers for what the maps draw (bearings, rays, great-circle lines). Orbit maths and
 // circles live in @tinygs/orbit; these only place vertices for Leaflet.
 import { EARTH_RADIUS_KM } from '@tinygs/contracts';
-import { groundDistanceKm, normalizeLngDeg, splitAtAntimeridian, type LatLng as MapPoint } from '@tinygs/orbit';
+import {
+  groundDistanceKm,
+  normalizeLngDeg,
+  splitAtAntimeridian,
+  type LatLng as MapPoint,
+} from '@tinygs/orbit';
 import type { LatLng } from './types';
 
 const RAD = Math.PI / 180;
@@ -24,7 +29,8 @@ export function destinationPoint(from: LatLng, bearingDeg: number, distanceKm: n
   const delta = distanceKm / EARTH_RADIUS_KM;
   const theta = bearingDeg * RAD;
   const phi1 = from.lat * RAD;
-  const sinPhi2 = Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta);
+  const sinPhi2 =
+    Math.sin(phi1) * Math.cos(delta) + Math.cos(phi1) * Math.sin(delta) * Math.cos(theta);
   const phi2 = Math.asin(Math.max(-1, Math.min(1, sinPhi2)));
   const dLambda = Math.atan2(
     Math.sin(theta) * Math.sin(delta) * Math.cos(phi1),
@@ -34,7 +40,12 @@ export function destinationPoint(from: LatLng, bearingDeg: number, distanceKm: n
 }
 
 /** A ray of `lengthKm` from `from`, sampled every `stepKm`, as map polylines split at +-180. */
-export function rayLines(from: LatLng, bearingDeg: number, lengthKm: number, stepKm = 100): MapPoint[][] {
+export function rayLines(
+  from: LatLng,
+  bearingDeg: number,
+  lengthKm: number,
+  stepKm = 100,
+): MapPoint[][] {
   const points: [number, number][] = [];
   const steps = Math.max(1, Math.ceil(lengthKm / stepKm));
   for (let i = 0; i <= steps; i += 1) {
@@ -49,4 +60,27 @@ export function greatCircleLines(a: LatLng, b: LatLng, stepKm = 100): MapPoint[]
   const distanceKm = groundDistanceKm([a.lat, a.lng], [b.lat, b.lng]);
   if (distanceKm === 0) return [[[a.lat, normalizeLngDeg(a.lng)]]];
   return rayLines(a, initialBearingDeg(a, b), distanceKm, stepKm);
+}
+
+/**
+ * Leaflet draws vector layers on one world copy only. Small maps (packet, station) that may sit on
+ * the antimeridian draw their layers at these longitude offsets too, so what is split at +-180
+ * continues seamlessly on the neighbouring copy.
+ */
+export const WORLD_COPY_OFFSETS_DEG = [-360, 0, 360] as const;
+
+export function shiftPoint([lat, lng]: readonly [number, number], dLng: number): MapPoint {
+  return [lat, lng + dLng];
+}
+
+export function shiftLines(
+  lines: readonly (readonly (readonly [number, number])[])[],
+  dLng: number,
+): MapPoint[][] {
+  return lines.map((line) => line.map((p) => shiftPoint(p, dLng)));
+}
+
+/** `lng` moved by whole turns to lie within 180 deg of `referenceLng` (for fitting the view). */
+export function lngNear(lng: number, referenceLng: number): number {
+  return referenceLng + normalizeLngDeg(lng - referenceLng);
 }

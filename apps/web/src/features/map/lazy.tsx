@@ -22,6 +22,8 @@ function deferred<P extends object>(load: () => Promise<{ default: ComponentType
 
 export const WorldMap = deferred<WorldMapProps>(() => import('./WorldMap'));
 export const PacketMap = deferred<PacketMapProps>(() => import('./PacketMap'));
-export const StationPacketsMap = deferred<StationPacketsMapProps>(() => import('./StationPacketsMap'));
+export const StationPacketsMap = deferred<StationPacketsMapProps>(
+  () => import('./StationPacketsMap'),
+);
 export const LocationPicker = deferred<LocationPickerProps>(() => import('./LocationPicker'));
 export const StationsMap = deferred<StationsMapProps>(() => import('./stations/StationsMap'));

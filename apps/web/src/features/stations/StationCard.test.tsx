@@ -30,7 +30,9 @@ const inRouter = (ui: ReactElement) => render(<MemoryRouter>{ui}</MemoryRouter>)
 describe('StationCard', () => {
   it('links {name}@{userId} to the station page and shows status, version and satellite', () => {
     inRouter(<StationCard station={station({})} />);
-    expect(screen.getByRole('link', { name: 'Alpha@42' }).getAttribute('href')).toBe('/station/Alpha@42');
+    expect(screen.getByRole('link', { name: 'Alpha@42' }).getAttribute('href')).toBe(
+      '/station/Alpha@42',
+    );
     expect(screen.getByText('Online')).toBeTruthy();
     expect(screen.getByText('2603242')).toBeTruthy();
     expect(screen.getByText('Norby-2')).toBeTruthy();
@@ -51,7 +53,9 @@ describe('StationCard', () => {
       local_ip: '192.168.1.50',
     } as unknown as StationFull;
     inRouter(<StationCard station={full} />);
-    expect(screen.getByRole('link', { name: 'Ground Control' }).getAttribute('href')).toBe('http://192.168.1.50');
+    expect(screen.getByRole('link', { name: 'Ground Control' }).getAttribute('href')).toBe(
+      'http://192.168.1.50',
+    );
   });
 });
 
@@ -59,9 +63,18 @@ describe('StationsList', () => {
   const stations = [
     station({ name: 'Charlie', userId: '3', status: 0, lastPacketTime: 3000 }),
     station({ name: 'alpha', userId: '1', status: 0, lastPacketTime: null }),
-    station({ name: 'Bravo', userId: '2', status: 1, lastPacketTime: 1000, satDisplayName: 'FossaSat-2E11' }),
+    station({
+      name: 'Bravo',
+      userId: '2',
+      status: 1,
+      lastPacketTime: 1000,
+      satDisplayName: 'FossaSat-2E11',
+    }),
   ];
-  const names = () => screen.getAllByTestId('station-card').map((c) => within(c).getAllByRole('link')[0]?.textContent);
+  const names = () =>
+    screen
+      .getAllByTestId('station-card')
+      .map((c) => within(c).getAllByRole('link')[0]?.textContent);
 
   it('sorts by name, status and last packet', async () => {
     const user = userEvent.setup();

@@ -1,5 +1,15 @@
 import { formatStationId, type StationFull, type StationListItem } from '@tinygs/contracts';
-import { Box, Button, Card, CardActions, CardContent, Chip, Link as MuiLink, Stack, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Chip,
+  Link as MuiLink,
+  Stack,
+  Typography,
+} from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -29,13 +39,30 @@ export function StationCard({ station, actions, children }: StationCardProps) {
   return (
     <Card variant="outlined" data-testid="station-card">
       <CardContent>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-          <MuiLink component={Link} to={`/station/${id}`} variant="h6" underline="hover" sx={{ wordBreak: 'break-all' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+        >
+          <MuiLink
+            component={Link}
+            to={`/station/${id}`}
+            variant="h6"
+            underline="hover"
+            sx={{ wordBreak: 'break-all' }}
+          >
             {id}
           </MuiLink>
-          <Chip size="small" color={online ? 'success' : 'default'} label={online ? 'Online' : 'Offline'} />
+          <Chip
+            size="small"
+            color={online ? 'success' : 'default'}
+            label={online ? 'Online' : 'Offline'}
+          />
         </Stack>
-        <Box component="dl" sx={{ m: 0, mt: 1, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1 }}>
+        <Box
+          component="dl"
+          sx={{ m: 0, mt: 1, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1 }}
+        >
           {!online && <Row label="Last seen" value={formatTime(station.lastSeen)} />}
           <Row label="Version" value={station.version == null ? '-' : String(station.version)} />
           <Row label="Satellite" value={satellite ?? '-'} />
@@ -45,7 +72,13 @@ export function StationCard({ station, actions, children }: StationCardProps) {
       {(ip || actions) && (
         <CardActions>
           {ip && (
-            <Button size="small" variant="outlined" href={`http://${ip}`} target="_blank" rel="noopener noreferrer">
+            <Button
+              size="small"
+              variant="outlined"
+              href={`http://${ip}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               Ground Control
             </Button>
           )}

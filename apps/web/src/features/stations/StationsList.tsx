@@ -2,7 +2,13 @@ import type { StationListItem } from '@tinygs/contracts';
 import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { StationCard } from './StationCard';
-import { filterStations, sortStations, STATION_SORT_LABELS, STATION_SORTS, type StationSort } from './stationListOrder';
+import {
+  filterStations,
+  sortStations,
+  STATION_SORT_LABELS,
+  STATION_SORTS,
+  type StationSort,
+} from './stationListOrder';
 
 // Thousands of cards would stall the page; grow the list on request instead.
 const PAGE_SIZE = 60;
@@ -47,7 +53,13 @@ export function StationsList({ stations }: { stations: readonly StationListItem[
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {ordered.length} stations
       </Typography>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))' }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))',
+        }}
+      >
         {ordered.slice(0, shown).map((s) => (
           <StationCard key={`${s.name}@${s.userId}`} station={s} />
         ))}

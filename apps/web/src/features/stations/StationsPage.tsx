@@ -1,5 +1,13 @@
 import type { StationListItem } from '@tinygs/contracts';
-import { Alert, Box, CircularProgress, Container, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  CircularProgress,
+  Container,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { StationsMap } from '../map';
@@ -41,9 +49,23 @@ export default function StationsPage() {
         </Box>
       ) : view === 'map' ? (
         <Box sx={{ position: 'relative' }}>
-          <StationsMap stations={stations} selected={selected} onSelect={setSelected} height="70vh" />
+          <StationsMap
+            stations={stations}
+            selected={selected}
+            onSelect={setSelected}
+            height="70vh"
+          />
           {selected && (
-            <Box sx={{ position: { md: 'absolute' }, top: 12, right: 12, zIndex: 1000, width: { md: 320 }, mt: { xs: 2, md: 0 } }}>
+            <Box
+              sx={{
+                position: { md: 'absolute' },
+                top: 12,
+                right: 12,
+                zIndex: 1000,
+                width: { md: 320 },
+                mt: { xs: 2, md: 0 },
+              }}
+            >
               <StationCard station={selected} />
             </Box>
           )}

@@ -20,7 +20,11 @@ export function useStations(): StationsState {
         if (controller.signal.aborted) return;
         // SPEC.md section 8: list load failures are logged and the list stays empty.
         console.error('Loading stations failed', err);
-        setState({ stations: [], loading: false, error: err instanceof Error ? err.message : String(err) });
+        setState({
+          stations: [],
+          loading: false,
+          error: err instanceof Error ? err.message : String(err),
+        });
       });
     return () => controller.abort();
   }, []);

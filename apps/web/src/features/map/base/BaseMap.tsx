@@ -53,10 +53,22 @@ function Panes() {
 }
 
 // Module constant: react-leaflet re-applies a style whose identity changes on every render.
-const OUTLINE_STYLE: L.PathOptions = { color: '#7f9bb8', weight: 0.7, fillColor: '#1d3553', fillOpacity: 1 };
+const OUTLINE_STYLE: L.PathOptions = {
+  color: '#7f9bb8',
+  weight: 0.7,
+  fillColor: '#1d3553',
+  fillOpacity: 1,
+};
 
 function WorldOutline() {
-  return <GeoJSON data={worldOutline()} pane={PANES.outline.name} interactive={false} style={OUTLINE_STYLE} />;
+  return (
+    <GeoJSON
+      data={worldOutline()}
+      pane={PANES.outline.name}
+      interactive={false}
+      style={OUTLINE_STYLE}
+    />
+  );
 }
 
 function ZoomTiles() {

@@ -17,7 +17,13 @@ export class FocusOverlay {
     const renderer = paneRenderer(this.map, PANES.paths.name);
     const common = { renderer, pane: PANES.paths.name, interactive: false };
     if (this.path) this.path.setLatLngs(path);
-    else this.path = L.polyline(path, { ...common, color: '#ff7043', weight: 2, dashArray: '6 4' }).addTo(this.map);
+    else
+      this.path = L.polyline(path, {
+        ...common,
+        color: '#ff7043',
+        weight: 2,
+        dashArray: '6 4',
+      }).addTo(this.map);
     if (this.footprint) this.footprint.setLatLngs(footprint);
     else
       this.footprint = L.polygon(footprint, {

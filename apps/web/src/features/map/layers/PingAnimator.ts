@@ -48,7 +48,14 @@ export class PingAnimator {
       const progress = Math.min(1, (now - ping.startedAt) / PING_ANIMATION_MS);
       let ring = this.rings.get(key);
       if (!ring) {
-        ring = L.circleMarker(at, { renderer, pane: PANES.pings.name, interactive: false, color, weight: 2, fill: false });
+        ring = L.circleMarker(at, {
+          renderer,
+          pane: PANES.pings.name,
+          interactive: false,
+          color,
+          weight: 2,
+          fill: false,
+        });
         ring.addTo(this.map);
         this.rings.set(key, ring);
       }

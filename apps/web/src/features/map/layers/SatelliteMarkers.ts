@@ -5,8 +5,20 @@ import * as L from 'leaflet';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
 
-const STYLE: L.CircleMarkerOptions = { radius: 5, color: '#1a1a1a', weight: 1, fillColor: '#ffd54f', fillOpacity: 1 };
-const FOCUS_STYLE: L.CircleMarkerOptions = { radius: 7, color: '#ffffff', weight: 2, fillColor: '#ff7043', fillOpacity: 1 };
+const STYLE: L.CircleMarkerOptions = {
+  radius: 5,
+  color: '#1a1a1a',
+  weight: 1,
+  fillColor: '#ffd54f',
+  fillOpacity: 1,
+};
+const FOCUS_STYLE: L.CircleMarkerOptions = {
+  radius: 7,
+  color: '#ffffff',
+  weight: 2,
+  fillColor: '#ff7043',
+  fillOpacity: 1,
+};
 
 export class SatelliteMarkers {
   private readonly markers: (L.CircleMarker | null)[];

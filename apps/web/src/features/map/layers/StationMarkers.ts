@@ -50,7 +50,9 @@ export class StationMarkers {
         });
         const created: Entry = { marker, station };
         marker.on('click', () => this.onClick(created.station));
-        marker.on('mouseover', () => this.hover.setLatLng(marker.getLatLng()).setContent(id).addTo(this.map));
+        marker.on('mouseover', () =>
+          this.hover.setLatLng(marker.getLatLng()).setContent(id).addTo(this.map),
+        );
         marker.on('mouseout', () => this.hover.remove());
         marker.addTo(this.map);
         this.entries.set(id, created);
@@ -58,7 +60,8 @@ export class StationMarkers {
       }
       const previous = entry.station;
       entry.station = station;
-      if (previous.location[0] !== lat || previous.location[1] !== lng) entry.marker.setLatLng([lat, lng]);
+      if (previous.location[0] !== lat || previous.location[1] !== lng)
+        entry.marker.setLatLng([lat, lng]);
       if (previous.status !== station.status) entry.marker.setStyle(this.styleOf(id, station));
     }
     for (const [id, entry] of this.entries) {
@@ -72,7 +75,13 @@ export class StationMarkers {
   select(id: string | null): void {
     const previous = this.selectedId ? this.entries.get(this.selectedId) : undefined;
     this.selectedId = id;
-    if (previous) previous.marker.setStyle(this.styleOf(formatStationId(previous.station.name, previous.station.userId), previous.station));
+    if (previous)
+      previous.marker.setStyle(
+        this.styleOf(
+          formatStationId(previous.station.name, previous.station.userId),
+          previous.station,
+        ),
+      );
     const entry = id ? this.entries.get(id) : undefined;
     if (entry) {
       entry.marker.setStyle(SELECTED);

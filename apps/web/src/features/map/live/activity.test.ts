@@ -18,7 +18,10 @@ describe('new-packet events', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     activity = new LiveActivity();
-    handle = createSseHandlers({ onNewPacket: (e) => activity.onNewPacket(e), onStations: () => undefined });
+    handle = createSseHandlers({
+      onNewPacket: (e) => activity.onNewPacket(e),
+      onStations: () => undefined,
+    });
   });
   afterEach(() => {
     activity.dispose();
@@ -109,7 +112,10 @@ describe('event stream connection', () => {
 
   it('delivers named events and reopens the stream after it was dropped for good', () => {
     const packets: string[] = [];
-    const stop = connectLiveEvents({ onNewPacket: (e) => packets.push(e.packetId), onStations: () => undefined });
+    const stop = connectLiveEvents({
+      onNewPacket: (e) => packets.push(e.packetId),
+      onStations: () => undefined,
+    });
     const first = FakeEventSource.instances[0];
     expect(first?.url).toBe('/sse/events');
     first?.emit('new-packet', JSON.stringify(event));
@@ -121,7 +127,10 @@ describe('event stream connection', () => {
     expect(FakeEventSource.instances).toHaveLength(1);
     vi.advanceTimersByTime(1000);
     expect(FakeEventSource.instances).toHaveLength(2);
-    FakeEventSource.instances[1]?.emit('new-packet', JSON.stringify({ ...event, packetId: 'second' }));
+    FakeEventSource.instances[1]?.emit(
+      'new-packet',
+      JSON.stringify({ ...event, packetId: 'second' }),
+    );
     expect(packets).toEqual(['65f0c0ffee', 'second']);
     stop();
     expect(FakeEventSource.instances[1]?.readyState).toBe(FakeEventSource.CLOSED);

@@ -23,7 +23,9 @@ function parseJson(data: string): unknown {
 }
 
 /** One function per named event, taking the raw `data` text of the MessageEvent. */
-export function createSseHandlers(handlers: LiveHandlers): Record<SseEventName, (data: string) => void> {
+export function createSseHandlers(
+  handlers: LiveHandlers,
+): Record<SseEventName, (data: string) => void> {
   return {
     [SSE_EVENTS.newPacket]: (data: string) => {
       const parsed = NewPacketEventSchema.safeParse(parseJson(data));

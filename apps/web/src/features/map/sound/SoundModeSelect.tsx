@@ -4,7 +4,13 @@ import { useState } from 'react';
 import { loadSoundMode, saveSoundMode } from './soundMode';
 import { unlockAudio } from './synth';
 
-const LABELS: Record<SoundMode, string> = { off: 'Off', beep: 'Beep', geiger: 'Geiger', radar: 'Radar', sonar: 'Sonar' };
+const LABELS: Record<SoundMode, string> = {
+  off: 'Off',
+  beep: 'Beep',
+  geiger: 'Geiger',
+  radar: 'Radar',
+  sonar: 'Sonar',
+};
 
 export function useSoundMode(): [SoundMode, (mode: SoundMode) => void] {
   const [mode, setMode] = useState<SoundMode>(loadSoundMode);
@@ -17,7 +23,13 @@ export function useSoundMode(): [SoundMode, (mode: SoundMode) => void] {
   return [mode, choose];
 }
 
-export function SoundModeSelect({ value, onChange }: { value: SoundMode; onChange: (mode: SoundMode) => void }) {
+export function SoundModeSelect({
+  value,
+  onChange,
+}: {
+  value: SoundMode;
+  onChange: (mode: SoundMode) => void;
+}) {
   return (
     <TextField
       select

@@ -67,7 +67,12 @@ export function playPacketSound(mode: SoundMode): void {
   const t = ctx.currentTime + 0.01;
   switch (mode) {
     case 'beep':
-      tone(ctx, t, { type: 'sine', fromHz: 880, toHz: 880, durationS: 0.12, gain: 0.2 }, ctx.destination);
+      tone(
+        ctx,
+        t,
+        { type: 'sine', fromHz: 880, toHz: 880, durationS: 0.12, gain: 0.2 },
+        ctx.destination,
+      );
       break;
     case 'geiger': {
       const count = 3 + Math.floor(Math.random() * 4);
@@ -79,10 +84,20 @@ export function playPacketSound(mode: SoundMode): void {
       break;
     }
     case 'radar':
-      tone(ctx, t, { type: 'sine', fromHz: 1400, toHz: 700, durationS: 0.25, gain: 0.18 }, echo(ctx, 0.18, 0.35));
+      tone(
+        ctx,
+        t,
+        { type: 'sine', fromHz: 1400, toHz: 700, durationS: 0.25, gain: 0.18 },
+        echo(ctx, 0.18, 0.35),
+      );
       break;
     case 'sonar':
-      tone(ctx, t, { type: 'sine', fromHz: 1050, toHz: 980, durationS: 1.2, gain: 0.22 }, echo(ctx, 0.45, 0.4));
+      tone(
+        ctx,
+        t,
+        { type: 'sine', fromHz: 1050, toHz: 980, durationS: 1.2, gain: 0.22 },
+        echo(ctx, 0.45, 0.4),
+      );
       break;
   }
 }

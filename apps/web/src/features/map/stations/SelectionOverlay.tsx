@@ -1,6 +1,11 @@
 // What a selected station shows on the stations map: distance rings, its radiation diagram and
 // the heat map of its recent receptions (both from GET /v1/station/{id}/statistics).
-import { HEATMAP_CIRCLE_KM, StationStatisticsSchema, formatStationId, type StationListItem } from '@tinygs/contracts';
+import {
+  HEATMAP_CIRCLE_KM,
+  StationStatisticsSchema,
+  formatStationId,
+  type StationListItem,
+} from '@tinygs/contracts';
 import * as L from 'leaflet';
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
@@ -8,7 +13,12 @@ import { api } from '../../../lib/api';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
 import type { LatLng } from '../types';
-import { bucketBySector, heatmapPositions, radiationDrawing, statisticsPositions } from './radiation';
+import {
+  bucketBySector,
+  heatmapPositions,
+  radiationDrawing,
+  statisticsPositions,
+} from './radiation';
 import { stationRings } from './stationRings';
 
 export interface SelectionLayers {
@@ -20,7 +30,9 @@ function useStatisticsPositions(stationId: string): LatLng[] | null {
   const [state, setState] = useState<{ id: string; positions: LatLng[] } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    api(`/v1/station/${stationId}/statistics`, StationStatisticsSchema, { signal: controller.signal })
+    api(`/v1/station/${stationId}/statistics`, StationStatisticsSchema, {
+      signal: controller.signal,
+    })
       .then((stats) => setState({ id: stationId, positions: statisticsPositions(stats) }))
       .catch((err: unknown) => {
         if (!controller.signal.aborted) console.error('Loading station statistics failed', err);
@@ -30,7 +42,13 @@ function useStatisticsPositions(stationId: string): LatLng[] | null {
   return state?.id === stationId ? state.positions : null;
 }
 
-export function SelectionOverlay({ station, layers }: { station: StationListItem; layers: SelectionLayers }) {
+export function SelectionOverlay({
+  station,
+  layers,
+}: {
+  station: StationListItem;
+  layers: SelectionLayers;
+}) {
   const map = useMap();
   const [lat, lng] = station.location;
   const positions = useStatisticsPositions(formatStationId(station.name, station.userId));
@@ -63,10 +81,16 @@ export function SelectionOverlay({ station, layers }: { station: StationListItem
         { ...opts, color: '#ffffff', opacity: 0.5, weight: 0.8, fill: false },
       ).addTo(group);
     }
-    L.polyline(drawing.radials, { ...opts, color: '#ffffff', opacity: 0.4, weight: 0.8 }).addTo(group);
-    L.polygon(drawing.outline, { ...opts, color: '#ff9800', weight: 2, fillColor: '#ff9800', fillOpacity: 0.25 }).addTo(
+    L.polyline(drawing.radials, { ...opts, color: '#ffffff', opacity: 0.4, weight: 0.8 }).addTo(
       group,
     );
+    L.polygon(drawing.outline, {
+      ...opts,
+      color: '#ff9800',
+      weight: 2,
+      fillColor: '#ff9800',
+      fillOpacity: 0.25,
+    }).addTo(group);
     group.addTo(map);
     return () => {
       group.remove();

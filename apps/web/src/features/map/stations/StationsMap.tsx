@@ -8,7 +8,12 @@ import type { StationsMapProps } from '../types';
 import { SelectionOverlay, type SelectionLayers } from './SelectionOverlay';
 
 /** The stations route's map: every station, and the coverage of the selected one. */
-export default function StationsMap({ stations, selected, onSelect, height = 600 }: StationsMapProps) {
+export default function StationsMap({
+  stations,
+  selected,
+  onSelect,
+  height = 600,
+}: StationsMapProps) {
   const [layers, setLayers] = useState<SelectionLayers>({ radiation: true, heatmap: true });
   return (
     <Box sx={{ position: 'relative' }}>

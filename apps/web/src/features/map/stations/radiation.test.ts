@@ -59,7 +59,9 @@ describe('radiation diagram geometry', () => {
 
     // The outline reaches the farthest reception of a sector, but never past the outer circle.
     const { outline } = radiationDrawing(MADRID, sectors);
-    const distances = outline.map(([lat, lng]) => groundDistanceKm([MADRID.lat, MADRID.lng], [lat, lng]));
+    const distances = outline.map(([lat, lng]) =>
+      groundDistanceKm([MADRID.lat, MADRID.lng], [lat, lng]),
+    );
     expect(Math.max(...distances)).toBeCloseTo(RADIATION_MAX_KM, 0);
     expect(distances.filter((d) => Math.abs(d - 1500) < 1).length).toBeGreaterThan(0);
   });

@@ -26,7 +26,8 @@ export interface Sector {
 /** 500, 1000, ... 3000 km. */
 export function radiationCircleRadiiKm(): number[] {
   const radii: number[] = [];
-  for (let r = RADIATION_CIRCLE_STEP_KM; r <= RADIATION_MAX_KM; r += RADIATION_CIRCLE_STEP_KM) radii.push(r);
+  for (let r = RADIATION_CIRCLE_STEP_KM; r <= RADIATION_MAX_KM; r += RADIATION_CIRCLE_STEP_KM)
+    radii.push(r);
   return radii;
 }
 
@@ -44,7 +45,8 @@ export function sectorIndex(bearingDeg: number): number {
 export function statisticsPositions(stats: StationStatistics): LatLng[] {
   const out: LatLng[] = [];
   const days = [...stats].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  for (const day of days) for (const f of day.frames) out.push({ lat: f.satPos.lat, lng: f.satPos.lng });
+  for (const day of days)
+    for (const f of day.frames) out.push({ lat: f.satPos.lat, lng: f.satPos.lng });
   return out;
 }
 
@@ -79,7 +81,11 @@ export interface RadiationDrawing {
   outline: MapPoint[];
 }
 
-export function radiationDrawing(station: LatLng, sectors: readonly Sector[], arcSteps = 4): RadiationDrawing {
+export function radiationDrawing(
+  station: LatLng,
+  sectors: readonly Sector[],
+  arcSteps = 4,
+): RadiationDrawing {
   const circles = radiationCircleRadiiKm().map((radiusKm) => ({
     radiusKm,
     rings: footprintCircle(station.lat, station.lng, radiusKm),
@@ -89,7 +95,10 @@ export function radiationDrawing(station: LatLng, sectors: readonly Sector[], ar
   for (const s of sectors) {
     const r = Math.min(s.maxDistanceKm, RADIATION_MAX_KM);
     for (let i = 0; i <= arcSteps; i += 1) {
-      const p = r > 0 ? destinationPoint(station, s.fromDeg + ((s.toDeg - s.fromDeg) * i) / arcSteps, r) : station;
+      const p =
+        r > 0
+          ? destinationPoint(station, s.fromDeg + ((s.toDeg - s.fromDeg) * i) / arcSteps, r)
+          : station;
       outline.push([p.lat, p.lng]);
     }
   }

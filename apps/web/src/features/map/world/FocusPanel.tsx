@@ -5,7 +5,12 @@ import type { FocusResult } from './propagator';
 
 function Close({ onClose }: { onClose: () => void }) {
   return (
-    <IconButton size="small" aria-label="Close" onClick={onClose} sx={{ position: 'absolute', top: 2, right: 2 }}>
+    <IconButton
+      size="small"
+      aria-label="Close"
+      onClick={onClose}
+      sx={{ position: 'absolute', top: 2, right: 2 }}
+    >
       &times;
     </IconButton>
   );
@@ -21,13 +26,29 @@ export function SatelliteFocusPanel({
   onClose: () => void;
 }) {
   return (
-    <Paper sx={{ p: 1.5, pr: 4, position: 'relative', minWidth: 220 }} data-testid="satellite-focus">
+    <Paper
+      sx={{ p: 1.5, pr: 4, position: 'relative', minWidth: 220 }}
+      data-testid="satellite-focus"
+    >
       <Close onClose={onClose} />
-      <MuiLink component={Link} to={`/satellite/${encodeURIComponent(satellite.name)}`} variant="subtitle1">
+      <MuiLink
+        component={Link}
+        to={`/satellite/${encodeURIComponent(satellite.name)}`}
+        variant="subtitle1"
+      >
         {satellite.displayName}
       </MuiLink>
       {focus ? (
-        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1, typography: 'body2' }}>
+        <Box
+          component="dl"
+          sx={{
+            m: 0,
+            display: 'grid',
+            gridTemplateColumns: 'auto 1fr',
+            columnGap: 1,
+            typography: 'body2',
+          }}
+        >
           <dt>Latitude</dt>
           <dd style={{ margin: 0 }}>{focus.lat.toFixed(2)}&deg;</dd>
           <dt>Longitude</dt>
@@ -44,7 +65,13 @@ export function SatelliteFocusPanel({
   );
 }
 
-export function StationFocusPanel({ station, onClose }: { station: StationListItem; onClose: () => void }) {
+export function StationFocusPanel({
+  station,
+  onClose,
+}: {
+  station: StationListItem;
+  onClose: () => void;
+}) {
   const id = `${station.name}@${station.userId}`;
   return (
     <Paper sx={{ p: 1.5, pr: 4, position: 'relative', minWidth: 220 }} data-testid="station-focus">
@@ -54,7 +81,9 @@ export function StationFocusPanel({ station, onClose }: { station: StationListIt
       </MuiLink>
       <Typography variant="body2">{station.status !== 0 ? 'Online' : 'Offline'}</Typography>
       {station.satDisplayName || station.satellite ? (
-        <Typography variant="body2">Listening to {station.satDisplayName ?? station.satellite}</Typography>
+        <Typography variant="body2">
+          Listening to {station.satDisplayName ?? station.satellite}
+        </Typography>
       ) : null}
     </Paper>
   );

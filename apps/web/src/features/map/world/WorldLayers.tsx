@@ -1,6 +1,10 @@
 // Everything that moves on the world map is driven from here, imperatively: markers are Leaflet
 // objects updated in place, so a 5-s position update or a live event never re-renders React.
-import { MAP_POSITION_REFRESH_MS, type NewPacketEvent, type StationListItem } from '@tinygs/contracts';
+import {
+  MAP_POSITION_REFRESH_MS,
+  type NewPacketEvent,
+  type StationListItem,
+} from '@tinygs/contracts';
 import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
 import { FocusOverlay } from '../layers/FocusOverlay';
@@ -24,7 +28,15 @@ export interface WorldLayersProps {
   onStationClick: (station: StationListItem) => void;
 }
 
-export function WorldLayers({ data, activity, focus, onFocus, onTick, onNewPacket, onStationClick }: WorldLayersProps) {
+export function WorldLayers({
+  data,
+  activity,
+  focus,
+  onFocus,
+  onTick,
+  onNewPacket,
+  onStationClick,
+}: WorldLayersProps) {
   const map = useMap();
   const focusRef = useRef(focus);
   const handlers = useRef({ onFocus, onTick, onNewPacket, onStationClick });
@@ -35,7 +47,9 @@ export function WorldLayers({ data, activity, focus, onFocus, onTick, onNewPacke
   });
 
   useEffect(() => {
-    const satellites = new SatelliteMarkers(map, data.satellites, (i) => handlers.current.onFocus(i));
+    const satellites = new SatelliteMarkers(map, data.satellites, (i) =>
+      handlers.current.onFocus(i),
+    );
     const stations = new StationMarkers(map, (s) => handlers.current.onStationClick(s));
     stations.update(data.stations);
     const overlay = new FocusOverlay(map);
@@ -49,7 +63,8 @@ export function WorldLayers({ data, activity, focus, onFocus, onTick, onNewPacke
         // A focus change may have asked again meanwhile; only the newest answer is drawn.
         if (id !== latest) return;
         satellites.update(result.coords, focusRef.current);
-        if (result.focus && result.focus.index === focusRef.current) overlay.show(result.focus.path, result.focus.footprint);
+        if (result.focus && result.focus.index === focusRef.current)
+          overlay.show(result.focus.path, result.focus.footprint);
         else overlay.clear();
         handlers.current.onTick(result);
       });

@@ -79,7 +79,9 @@ describe('lines across the antimeridian', () => {
   it('draws the world outline without rings that jump across the map', () => {
     const outline = worldOutline().geometry.coordinates;
     // GeoJSON order is [lng, lat]: turn into [lat, lng] for the shared check.
-    const rings = outline.map((polygon) => (polygon[0] ?? []).map(([lng = 0, lat = 0]) => [lat, lng] as const));
+    const rings = outline.map((polygon) =>
+      (polygon[0] ?? []).map(([lng = 0, lat = 0]) => [lat, lng] as const),
+    );
     expect(rings.length).toBeGreaterThan(150);
     expect(maxLngStep(rings)).toBeLessThan(180);
   });

@@ -70,7 +70,8 @@ export class Propagator {
     const lat = coords[index * 3];
     const lng = coords[index * 3 + 1];
     const altKm = coords[index * 3 + 2];
-    if (!tle || lat === undefined || lng === undefined || altKm === undefined || Number.isNaN(lat)) return null;
+    if (!tle || lat === undefined || lng === undefined || altKm === undefined || Number.isNaN(lat))
+      return null;
     const radiusKm = footprintRadiusKm(altKm);
     return {
       index,

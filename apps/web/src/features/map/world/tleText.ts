@@ -14,7 +14,7 @@ export function parseTleText(text: string): TleRecord[] {
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
   const out: TleRecord[] = [];
-  for (let i = 0; i + 2 < lines.length; ) {
+  for (let i = 0; i + 2 < lines.length;) {
     const name = lines[i] ?? '';
     const line1 = lines[i + 1] ?? '';
     const line2 = lines[i + 2] ?? '';
@@ -39,5 +39,7 @@ export function tleRecordsFor(
 ): (TleRecord | null)[] {
   const byName = new Map<string, TleRecord>();
   for (const r of records) byName.set(r.name.toLowerCase(), r);
-  return satellites.map((s) => byName.get(s.name.toLowerCase()) ?? byName.get(s.displayName.toLowerCase()) ?? null);
+  return satellites.map(
+    (s) => byName.get(s.name.toLowerCase()) ?? byName.get(s.displayName.toLowerCase()) ?? null,
+  );
 }

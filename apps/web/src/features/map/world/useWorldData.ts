@@ -1,4 +1,9 @@
-import { StationListItemSchema, WorldmapSatelliteSchema, type StationListItem, type WorldmapSatellite } from '@tinygs/contracts';
+import {
+  StationListItemSchema,
+  WorldmapSatelliteSchema,
+  type StationListItem,
+  type WorldmapSatellite,
+} from '@tinygs/contracts';
 import { useEffect, useState } from 'react';
 import { api, apiText } from '../../../lib/api';
 import { parseTleText, tleRecordsFor, type TleRecord } from './tleText';
@@ -30,7 +35,9 @@ export function useWorldData(): WorldData | null {
         logged('map satellites', EMPTY.satellites),
       ),
       apiText('/v1/tles.txt', { signal }).catch(logged('TLEs', '')),
-      api('/v1/stations', StationListItemSchema.array(), { signal }).catch(logged('stations', EMPTY.stations)),
+      api('/v1/stations', StationListItemSchema.array(), { signal }).catch(
+        logged('stations', EMPTY.stations),
+      ),
     ]).then(([satellites, tleText, stations]) => {
       if (signal.aborted) return;
       setData({ satellites, tles: tleRecordsFor(satellites, parseTleText(tleText)), stations });
