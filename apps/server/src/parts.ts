@@ -3,6 +3,7 @@
 // main.ts and the test harness start them in this order and stop them in reverse.
 import type { AppContext } from './context';
 import { demoUserPart } from './accounts/demo-user';
+import { tokenHousekeepingPart } from './accounts/housekeeping';
 import { botPart } from './bot/part';
 import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
@@ -19,4 +20,12 @@ export interface Part {
   start(ctx: AppContext): Promise<RunningPart | null>;
 }
 
-export const parts: Part[] = [mailPart, botPart, demoUserPart, networkPart, autoTunePart, simulatorPart];
+export const parts: Part[] = [
+  mailPart,
+  botPart,
+  demoUserPart,
+  tokenHousekeepingPart,
+  networkPart,
+  autoTunePart,
+  simulatorPart,
+];

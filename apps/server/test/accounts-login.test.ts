@@ -3,6 +3,7 @@
 // unknown addresses, rate limits.
 import { CAPTCHA_ERRORS, LOGIN_TOKEN_TTL_MS, SESSION_TTL_MS } from '@tinygs/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tokenHousekeepingPart } from '../src/accounts/housekeeping';
 import { WEBLOGIN_MESSAGE } from '../src/accounts/login';
 import {
   loginLinkIn,
@@ -162,6 +163,20 @@ describe.each(DIALECTS)('e-mail login on %s', (dialect) => {
       headers: session.headers,
     });
     expect(stale.statusCode).toBe(401);
+  });
+
+  it('deletes expired sessions and tokens in housekeeping', async () => {
+    const session = await loggedInUser(server);
+    const db = server.ctx.database.db;
+    const count = async () =>
+      (await db.selectFrom('sessions').select('userId').where('userId', '=', session.id).execute())
+        .length;
+    expect(await count()).toBe(1);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + SESSION_TTL_MS + 1000);
+    const running = await tokenHousekeepingPart.start(server.ctx);
+    await running?.stop();
+    expect(await count()).toBe(0);
   });
 
   it('answers registered and unknown addresses identically, mailing only the registered one', async () => {

@@ -12,6 +12,11 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
   pictures approve ID          approve a picture
   pictures reject ID           reject (hide) a picture
   satellites import FILE       add or update satellites from a JSON file (one entry or an array)
+  decode --satellite NAME --raw BASE64
+                               decode one frame; --json prints {"parsed": ...}
+  decode --file DOC.json       decode every packet of a live-API packets document ({packets:[...]});
+                               --json prints one array of {"id", "parsed"} in document order
+  packets import DOC.json      store a live-API packets document as historical packets (idempotent)
   seed                         load the satellite catalogue
   migrate                      bring the database schema up to date
 
@@ -32,6 +37,21 @@ export const CommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('pictures approve'), id: pictureId }),
   z.object({ command: z.literal('pictures reject'), id: pictureId }),
   z.object({ command: z.literal('satellites import'), file }),
+  z.object({ command: z.literal('packets import'), file }),
+  z
+    .object({
+      command: z.literal('decode'),
+      satellite: z.string().min(1).max(64).optional(),
+      raw: z.string().max(4096).optional(),
+      docFile: z.string().min(1).optional(),
+    })
+    .refine(
+      (c) => (c.docFile !== undefined) !== (c.satellite !== undefined && c.raw !== undefined),
+      {
+        message: 'decode takes either --file DOC.json or both --satellite NAME and --raw BASE64',
+        path: ['arguments'],
+      },
+    ),
   z.object({ command: z.literal('seed') }),
   z.object({ command: z.literal('migrate') }),
 ]);
@@ -55,6 +75,9 @@ export function readArgs(argv: string[]): ParsedArgs {
       strict: true,
       options: {
         email: { type: 'string' },
+        satellite: { type: 'string' },
+        raw: { type: 'string' },
+        file: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -66,7 +89,7 @@ export function readArgs(argv: string[]): ParsedArgs {
   const json = values.json === true;
   if (values.help || positionals.length === 0) return { json, help: true, command: null };
   const [group, action, argument, ...extra] = positionals;
-  const single = group === 'seed' || group === 'migrate';
+  const single = group === 'seed' || group === 'migrate' || group === 'decode';
   const name = single ? group : `${group} ${action ?? ''}`.trim();
   if (extra.length > 0 || (single && action !== undefined)) {
     throw new UsageError(
@@ -78,6 +101,9 @@ export function readArgs(argv: string[]): ParsedArgs {
     email: values.email,
     id: argument,
     file: argument,
+    satellite: values.satellite,
+    raw: values.raw,
+    docFile: values.file,
   });
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -2,6 +2,7 @@
 // --json) and the lines a person reads otherwise.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { decodeFrame } from '@tinygs/decoders';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { migrateToLatest } from '../db/migrate';
@@ -16,10 +17,18 @@ import {
 } from '../repositories/pictures';
 import { findUserByEmail } from '../repositories/users';
 import { CatalogueEntrySchema, seedCatalogue, SEED_DIR, upsertSatellites } from '../seed/catalogue';
+import {
+  decodeDocument,
+  DocumentError,
+  importLiveDocument,
+  readLiveDocument,
+  registerCatalogueDecoders,
+} from '../importer/live-document';
 import type { CliCommand } from './args';
 
 export interface CommandOutput {
-  json: Record<string, unknown>;
+  /** An object for most commands; `decode --file` prints an array. */
+  json: unknown;
   text: string;
 }
 
@@ -90,8 +99,52 @@ async function setStatus(ctx: AppContext, id: string, status: number): Promise<C
   };
 }
 
+function liveDocument(file: string) {
+  try {
+    return readLiveDocument(resolve(file));
+  } catch (err) {
+    if (err instanceof DocumentError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+async function decode(
+  ctx: AppContext,
+  command: Extract<CliCommand, { command: 'decode' }>,
+): Promise<CommandOutput> {
+  await registerCatalogueDecoders(ctx.database.db);
+  if (command.docFile) {
+    const decoded = decodeDocument(liveDocument(command.docFile));
+    const recognised = decoded.filter((d) => d.parsed !== null).length;
+    return {
+      json: decoded,
+      text: `${recognised} of ${decoded.length} packets decoded\n${JSON.stringify(decoded, null, 2)}`,
+    };
+  }
+  const raw = command.raw ?? '';
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(raw) || raw.length % 4 !== 0)
+    throw new CliError('--raw must be base64');
+  const parsed = decodeFrame(command.satellite ?? '', Buffer.from(raw, 'base64'));
+  return {
+    json: { parsed },
+    text: parsed ? JSON.stringify(parsed, null, 2) : 'Unrecognized packet',
+  };
+}
+
 export async function runCommand(ctx: AppContext, command: CliCommand): Promise<CommandOutput> {
   switch (command.command) {
+    case 'decode':
+      return decode(ctx, command);
+    case 'packets import': {
+      const result = await importLiveDocument(ctx.database.db, liveDocument(command.file));
+      const unknown = result.unknownSatellites.length
+        ? `; not in the catalogue: ${result.unknownSatellites.join(', ')}`
+        : '';
+      return {
+        json: result,
+        text: `Imported ${result.imported} packet(s), skipped ${result.skipped}${unknown}`,
+      };
+    }
     case 'user add': {
       const { user, created } = await ensureUserByEmail(ctx, command.email);
       return { json: { userId: user.id, created }, text: user.id };

@@ -23,12 +23,16 @@ export function readLiveDocument(path: string): LiveDocument {
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new DocumentError(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new DocumentError(
+      `${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const parsed = LiveDocumentSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DocumentError(`${path} is not a packets document: ${issue?.path.join('.')}: ${issue?.message}`);
+    throw new DocumentError(
+      `${path} is not a packets document: ${issue?.path.join('.')}: ${issue?.message}`,
+    );
   }
   return parsed.data;
 }
@@ -37,27 +41,41 @@ export function frameBytes(rawBase64: string): Buffer {
   return Buffer.from(rawBase64, 'base64');
 }
 
-export function decodeLivePacket(packet: Pick<LivePacket, 'satellite' | 'raw'>): DecodedFrame | null {
+export function decodeLivePacket(
+  packet: Pick<LivePacket, 'satellite' | 'raw'>,
+): DecodedFrame | null {
   return decodeFrame(packet.satellite, frameBytes(packet.raw));
 }
 
 /** `decode --file`: one `{id, parsed}` per packet, in document order. */
 export function decodeDocument(doc: LiveDocument): { id: string; parsed: DecodedFrame | null }[] {
-  return doc.packets.map((p) => ({ id: String(p.id ?? p.packetId ?? ''), parsed: decodeLivePacket(p) }));
+  return doc.packets.map((p) => ({
+    id: String(p.id ?? p.packetId ?? ''),
+    parsed: decodeLivePacket(p),
+  }));
 }
 
 /** Satellites of the catalogue whose decoder is a known format become decodable by name. */
 export async function registerCatalogueDecoders(db: Kysely<Database>): Promise<void> {
-  const rows = await db.selectFrom('satellites').select(['name', 'decoder']).where('decoder', 'is not', null).execute();
-  for (const row of rows) if (row.decoder && isFormatId(row.decoder)) registerSatellite(row.name, row.decoder);
+  const rows = await db
+    .selectFrom('satellites')
+    .select(['name', 'decoder'])
+    .where('decoder', 'is not', null)
+    .execute();
+  for (const row of rows)
+    if (row.decoder && isFormatId(row.decoder)) registerSatellite(row.name, row.decoder);
 }
 
 function toRow(p: LivePacket, id: string): NewPacket {
   const bytes = frameBytes(p.raw);
   const parsed = decodeLivePacket(p);
   const ascii = bytes.toString('latin1');
-  const payload = parsed && typeof parsed.payload === 'object' && parsed.payload !== null ? (parsed.payload as Record<string, unknown>) : null;
-  const txPower = payload?.tinygsTxPower ?? (parsed as Record<string, unknown> | null)?.tinygsTxPower;
+  const payload =
+    parsed && typeof parsed.payload === 'object' && parsed.payload !== null
+      ? (parsed.payload as Record<string, unknown>)
+      : null;
+  const txPower =
+    payload?.tinygsTxPower ?? (parsed as Record<string, unknown> | null)?.tinygsTxPower;
   return {
     id,
     satellite: p.satellite,
@@ -99,18 +117,24 @@ export interface ImportResult {
  * positions and radio parameters, and decoding the frames with our decoders. Idempotent: packets
  * whose id is already stored are skipped, so counters move only for new ones.
  */
-export async function importLiveDocument(db: Kysely<Database>, doc: LiveDocument): Promise<ImportResult> {
-  const known = new Set((await db.selectFrom('satellites').select('name').execute()).map((r) => r.name));
+export async function importLiveDocument(
+  db: Kysely<Database>,
+  doc: LiveDocument,
+): Promise<ImportResult> {
+  const known = new Set(
+    (await db.selectFrom('satellites').select('name').execute()).map((r) => r.name),
+  );
   const unknown = new Set<string>();
   const candidates = new Map<string, LivePacket>();
   for (const p of doc.packets) {
     const id = String(p.id ?? p.packetId ?? '');
-    if (!/^[0-9a-f]{24}$/i.test(id)) continue;
+    // Our ids are 24 hex digits; the live network's documents carry UUIDs. Both are kept as given.
+    if (!/^[A-Za-z0-9-]{8,64}$/.test(id)) continue;
     if (!known.has(p.satellite)) {
       unknown.add(p.satellite);
       continue;
     }
-    candidates.set(id.toLowerCase(), p);
+    candidates.set(id, p);
   }
   await registerCatalogueDecoders(db);
   let imported = 0;
@@ -119,23 +143,44 @@ export async function importLiveDocument(db: Kysely<Database>, doc: LiveDocument
     const existing = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      for (const r of await trx.selectFrom('packets').select('id').where('id', 'in', chunk).execute()) existing.add(r.id);
+      for (const r of await trx
+        .selectFrom('packets')
+        .select('id')
+        .where('id', 'in', chunk)
+        .execute())
+        existing.add(r.id);
     }
-    const rows = ids.filter((id) => !existing.has(id)).map((id) => toRow(candidates.get(id) as LivePacket, id));
+    const rows = ids
+      .filter((id) => !existing.has(id))
+      .map((id) => toRow(candidates.get(id) as LivePacket, id));
     for (let i = 0; i < rows.length; i += 200) await insertPackets(trx, rows.slice(i, i + 200));
-    const perSatellite = new Map<string, { frames: number; confirmedPackets: number; lastPacketTime: number }>();
+    const perSatellite = new Map<
+      string,
+      { frames: number; confirmedPackets: number; lastPacketTime: number }
+    >();
     for (const r of rows) {
       if (r.crcError) continue;
-      const s = perSatellite.get(r.satellite) ?? { frames: 0, confirmedPackets: 0, lastPacketTime: 0 };
+      const s = perSatellite.get(r.satellite) ?? {
+        frames: 0,
+        confirmedPackets: 0,
+        lastPacketTime: 0,
+      };
       s.frames += Number(r.stationNumber) || 1;
       s.confirmedPackets += 1;
       s.lastPacketTime = Math.max(s.lastPacketTime, Number(r.serverTime));
       perSatellite.set(r.satellite, s);
     }
-    await addSatelliteStats(trx, [...perSatellite].map(([name, s]) => ({ name, ...s })));
+    await addSatelliteStats(
+      trx,
+      [...perSatellite].map(([name, s]) => ({ name, ...s })),
+    );
     const confirmed = rows.filter((r) => !r.crcError).length;
     await addToCounters(trx, { [COUNTERS.packets]: confirmed });
     imported = rows.length;
   });
-  return { imported, skipped: doc.packets.length - imported, unknownSatellites: [...unknown].sort() };
+  return {
+    imported,
+    skipped: doc.packets.length - imported,
+    unknownSatellites: [...unknown].sort(),
+  };
 }

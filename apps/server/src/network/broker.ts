@@ -36,6 +36,14 @@ export interface RunningBroker {
 
 export const DEFAULT_MQTT_PORT = 1883;
 
+/**
+ * Broker tuning shared with the benchmark's raw broker. No delivery concurrency cap: with a cap,
+ * aedes' emitter queues messages and drains the queue recursively, and a deep queue of messages
+ * nobody subscribes to (every `tele/*`) overflows the stack. Each connection is still read only
+ * as fast as its messages are handled.
+ */
+export const BROKER_TUNING = { concurrency: 0 } as const;
+
 function authError(message: string, code: number): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: code as AuthErrorCode });
 }
@@ -65,6 +73,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const { log } = options;
   const userOf = new WeakMap<Client, string>();
   const aedes = await Aedes.createBroker({
+    ...BROKER_TUNING,
     // Station firmware identifies with its MAC (12 hex digits); allow some room, not kilobytes.
     maxClientsIdLength: 64,
     authenticate(client, username, password, done) {

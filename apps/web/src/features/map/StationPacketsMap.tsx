@@ -5,7 +5,7 @@ import { useMap } from 'react-leaflet';
 import { useNavigate } from 'react-router';
 import { BaseMap, paneRenderer } from './base/BaseMap';
 import { PANES } from './base/panes';
-import { shiftLines, WORLD_COPY_OFFSETS_DEG } from './geo';
+import { ringOutlines, shiftLines, WORLD_COPY_OFFSETS_DEG } from './geo';
 import { stationRings } from './stations/stationRings';
 import type { StationPacketsMapProps } from './types';
 
@@ -70,22 +70,19 @@ function StationPacketLayers({ station, packets }: StationPacketsMapProps) {
     const rings = stationRings(lat, lng);
     for (const d of WORLD_COPY_OFFSETS_DEG) {
       for (const circle of rings) {
-        L.polygon(
-          shiftLines(circle.rings, d).map((r) => [r]),
-          {
-            renderer,
-            pane: PANES.coverage.name,
-            interactive: false,
-            color: '#29b6f6',
-            weight: 1.2,
-            fill: false,
-            dashArray: '4 4',
-          },
-        ).addTo(group);
+        L.polyline(ringOutlines(shiftLines(circle.rings, d)), {
+          renderer,
+          pane: PANES.coverage.name,
+          interactive: false,
+          color: '#29b6f6',
+          weight: 1.2,
+          dashArray: '4 4',
+        }).addTo(group);
       }
       L.circleMarker([lat, lng + d], {
-        renderer: paneRenderer(map, PANES.stations.name),
-        pane: PANES.stations.name,
+        // In the interactive pane so its tooltip works above the packet markers' canvas.
+        renderer: paneRenderer(map, PANES.satellites.name),
+        pane: PANES.satellites.name,
         radius: 7,
         color: '#ffffff',
         weight: 2,

@@ -1,5 +1,5 @@
 import type { StationListItem } from '@tinygs/contracts';
-import { Box, Typography } from '@mui/material';
+import { Box, Paper, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BaseMap } from './base/BaseMap';
 import { LiveActivity } from './live/activity';
@@ -53,7 +53,7 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
   // The map subtree only changes with data or focus: 5-s ticks re-render the panels, not the map.
   const map = useMemo(
     () => (
-      <BaseMap height={height} onMapClick={clear}>
+      <BaseMap height={height}>
         {data && (
           <WorldLayers
             data={data}
@@ -63,6 +63,7 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
             onTick={onTick}
             onNewPacket={onNewPacket}
             onStationClick={setStation}
+            onMapClick={clear}
           />
         )}
       </BaseMap>
@@ -78,9 +79,9 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
         <Box sx={{ ...overlay, top: 10, left: 56 }}>
           <Ticker activity={activity} />
         </Box>
-        <Box sx={{ ...overlay, bottom: 24, left: 10 }}>
+        <Paper sx={{ ...overlay, bottom: 24, left: 10, p: 1, pt: 1.5 }}>
           <SoundModeSelect value={soundMode} onChange={setSoundMode} />
-        </Box>
+        </Paper>
         <Box sx={{ ...overlay, top: 10, right: 10 }}>
           {focused && (
             <SatelliteFocusPanel

@@ -84,3 +84,33 @@ export function shiftLines(
 export function lngNear(lng: number, referenceLng: number): number {
   return referenceLng + normalizeLngDeg(lng - referenceLng);
 }
+
+/**
+ * Outline of polygon rings cut at the map edge (as footprintCircle returns them) without the cut
+ * itself: segments running along +-180 deg or a pole edge are left out, so a circle split by the
+ * antimeridian is not drawn with a vertical bar through it.
+ */
+export function ringOutlines(
+  rings: readonly (readonly (readonly [number, number])[])[],
+): MapPoint[][] {
+  const onEdge = (a: readonly [number, number], b: readonly [number, number]) =>
+    (Math.abs(a[1]) === 180 && a[1] === b[1]) || (Math.abs(a[0]) === 90 && a[0] === b[0]);
+  const lines: MapPoint[][] = [];
+  for (const ring of rings) {
+    const first = ring[0];
+    if (!first) continue;
+    const closed = [...ring, first];
+    let current: MapPoint[] = [[first[0], first[1]]];
+    for (let i = 1; i < closed.length; i += 1) {
+      const a = closed[i - 1] as readonly [number, number];
+      const b = closed[i] as readonly [number, number];
+      if (onEdge(a, b)) {
+        if (current.length > 1) lines.push(current);
+        current = [];
+      }
+      current.push([b[0], b[1]]);
+    }
+    if (current.length > 1) lines.push(current);
+  }
+  return lines;
+}

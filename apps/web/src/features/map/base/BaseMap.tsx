@@ -45,9 +45,14 @@ export function BaseMap({
 
 function Panes() {
   const map = useMap();
-  // Panes must exist before any layer names them; layers render after this effect's commit.
-  for (const { name, zIndex } of Object.values(PANES)) {
-    if (!map.getPane(name)) map.createPane(name).style.zIndex = String(zIndex);
+  // Panes must exist before any layer names them, so they are made during this render, before
+  // the layers' effects run. Leaflet hit-tests canvas layers on the top-most canvas only, so every
+  // pane but the satellites' lets the mouse through (stations do their own hit-testing).
+  for (const { name, zIndex, interactive } of Object.values(PANES)) {
+    if (map.getPane(name)) continue;
+    const pane = map.createPane(name);
+    pane.style.zIndex = String(zIndex);
+    if (!interactive) pane.style.pointerEvents = 'none';
   }
   return null;
 }

@@ -6,12 +6,13 @@
 // rarely change draw a wide margin so fast panning shows no blank edge; the ping pane repaints on
 // every animation frame, so it keeps its canvas small.
 export const PANES = {
-  outline: { name: 'world-outline', zIndex: 150, padding: 0.5 },
-  coverage: { name: 'coverage', zIndex: 410, padding: 0.5 },
-  stations: { name: 'stations', zIndex: 420, padding: 0.5 },
-  paths: { name: 'paths', zIndex: 430, padding: 0.5 },
-  satellites: { name: 'satellites', zIndex: 440, padding: 0.5 },
-  pings: { name: 'pings', zIndex: 450, padding: 0.05 },
+  outline: { name: 'world-outline', zIndex: 150, padding: 0.5, interactive: false },
+  coverage: { name: 'coverage', zIndex: 410, padding: 0.5, interactive: false },
+  stations: { name: 'stations', zIndex: 420, padding: 0.5, interactive: false },
+  paths: { name: 'paths', zIndex: 430, padding: 0.5, interactive: false },
+  /** the only pane with Leaflet-interactive markers (satellites, packet-map points) */
+  satellites: { name: 'satellites', zIndex: 440, padding: 0.5, interactive: true },
+  pings: { name: 'pings', zIndex: 450, padding: 0.05, interactive: false },
 } as const;
 
 export type PaneName = (typeof PANES)[keyof typeof PANES]['name'];

@@ -4,10 +4,12 @@ import type { LatLng as OrbitLatLng } from '@tinygs/orbit';
 import * as L from 'leaflet';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
+import { ringOutlines } from '../geo';
 
 export class FocusOverlay {
   private path: L.Polyline | null = null;
   private footprint: L.Polygon | null = null;
+  private footprintEdge: L.Polyline | null = null;
 
   constructor(private readonly map: L.Map) {}
 
@@ -24,22 +26,30 @@ export class FocusOverlay {
         weight: 2,
         dashArray: '6 4',
       }).addTo(this.map);
+    // Filled without a stroke; the outline is drawn apart so the cut at +-180 shows no edge.
+    const edge = ringOutlines(footprintRings);
     if (this.footprint) this.footprint.setLatLngs(footprint);
     else
       this.footprint = L.polygon(footprint, {
         ...common,
-        color: '#ffd54f',
-        weight: 1.5,
+        stroke: false,
         fillColor: '#ffd54f',
         fillOpacity: 0.12,
       }).addTo(this.map);
+    if (this.footprintEdge) this.footprintEdge.setLatLngs(edge);
+    else
+      this.footprintEdge = L.polyline(edge, { ...common, color: '#ffd54f', weight: 1.5 }).addTo(
+        this.map,
+      );
   }
 
   clear(): void {
     this.path?.remove();
     this.footprint?.remove();
+    this.footprintEdge?.remove();
     this.path = null;
     this.footprint = null;
+    this.footprintEdge = null;
   }
 }
 

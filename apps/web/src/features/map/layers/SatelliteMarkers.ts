@@ -42,6 +42,16 @@ export class SatelliteMarkers {
     return this.markers[index]?.getLatLng() ?? null;
   }
 
+  /** Whether a satellite marker is drawn under a container point. */
+  covers(containerPoint: L.Point): boolean {
+    const slop = (FOCUS_STYLE.radius ?? 7) + 2;
+    return this.markers.some(
+      (m) =>
+        m !== null &&
+        this.map.latLngToContainerPoint(m.getLatLng()).distanceTo(containerPoint) <= slop,
+    );
+  }
+
   /** coords: lat, lng, alt per satellite; NaN hides the satellite. */
   update(coords: Float64Array, focused: number): void {
     const renderer = paneRenderer(this.map, PANES.satellites.name);

@@ -37,7 +37,7 @@ export function SoundModeSelect({
       label="Sound"
       value={value}
       onChange={(e) => onChange(e.target.value as SoundMode)}
-      sx={{ minWidth: 120, bgcolor: 'background.paper', borderRadius: 1 }}
+      sx={{ minWidth: 120 }}
     >
       {SOUND_MODES.map((m) => (
         <MenuItem key={m} value={m}>

@@ -12,6 +12,7 @@ import { useMap } from 'react-leaflet';
 import { api } from '../../../lib/api';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
+import { ringOutlines } from '../geo';
 import type { LatLng } from '../types';
 import {
   bucketBySector,
@@ -58,10 +59,12 @@ export function SelectionOverlay({
     const opts = { renderer, pane: PANES.coverage.name, interactive: false };
     const group = L.layerGroup();
     for (const { rings } of stationRings(lat, lng)) {
-      L.polygon(
-        rings.map((r) => [r]),
-        { ...opts, color: '#29b6f6', weight: 1.5, fill: false, dashArray: '4 4' },
-      ).addTo(group);
+      L.polyline(ringOutlines(rings), {
+        ...opts,
+        color: '#29b6f6',
+        weight: 1.5,
+        dashArray: '4 4',
+      }).addTo(group);
     }
     group.addTo(map);
     return () => {
@@ -76,10 +79,12 @@ export function SelectionOverlay({
     const drawing = radiationDrawing({ lat, lng }, bucketBySector({ lat, lng }, positions));
     const group = L.layerGroup();
     for (const { rings } of drawing.circles) {
-      L.polygon(
-        rings.map((r) => [r]),
-        { ...opts, color: '#ffffff', opacity: 0.5, weight: 0.8, fill: false },
-      ).addTo(group);
+      L.polyline(ringOutlines(rings), {
+        ...opts,
+        color: '#ffffff',
+        opacity: 0.5,
+        weight: 0.8,
+      }).addTo(group);
     }
     L.polyline(drawing.radials, { ...opts, color: '#ffffff', opacity: 0.4, weight: 0.8 }).addTo(
       group,

@@ -17,7 +17,7 @@ export default function StationsMap({
   const [layers, setLayers] = useState<SelectionLayers>({ radiation: true, heatmap: true });
   return (
     <Box sx={{ position: 'relative' }}>
-      <BaseMap height={height} onMapClick={() => onSelect(null)}>
+      <BaseMap height={height}>
         <StationsLayer stations={stations} selected={selected} onSelect={onSelect} />
         {selected && <SelectionOverlay station={selected} layers={layers} />}
       </BaseMap>
@@ -51,7 +51,11 @@ function StationsLayer({ stations, selected, onSelect }: Omit<StationsMapProps, 
   }, [onSelect]);
 
   useEffect(() => {
-    const m = new StationMarkers(map, (s) => onSelectRef.current(s), 4.5);
+    const m = new StationMarkers(
+      map,
+      { onClick: (s) => onSelectRef.current(s), onMiss: () => onSelectRef.current(null) },
+      4.5,
+    );
     markers.current = m;
     return () => {
       m.remove();

@@ -26,6 +26,8 @@ export interface WorldLayersProps {
   onTick: (result: TickResult) => void;
   onNewPacket: (event: NewPacketEvent) => void;
   onStationClick: (station: StationListItem) => void;
+  /** a click on the map that hit no satellite and no station */
+  onMapClick: () => void;
 }
 
 export function WorldLayers({
@@ -36,21 +38,26 @@ export function WorldLayers({
   onTick,
   onNewPacket,
   onStationClick,
+  onMapClick,
 }: WorldLayersProps) {
   const map = useMap();
   const focusRef = useRef(focus);
-  const handlers = useRef({ onFocus, onTick, onNewPacket, onStationClick });
+  const handlers = useRef({ onFocus, onTick, onNewPacket, onStationClick, onMapClick });
   const tickNow = useRef<() => void>(() => undefined);
 
   useEffect(() => {
-    handlers.current = { onFocus, onTick, onNewPacket, onStationClick };
+    handlers.current = { onFocus, onTick, onNewPacket, onStationClick, onMapClick };
   });
 
   useEffect(() => {
     const satellites = new SatelliteMarkers(map, data.satellites, (i) =>
       handlers.current.onFocus(i),
     );
-    const stations = new StationMarkers(map, (s) => handlers.current.onStationClick(s));
+    const stations = new StationMarkers(map, {
+      onClick: (s) => handlers.current.onStationClick(s),
+      onMiss: () => handlers.current.onMapClick(),
+      covered: (point) => satellites.covers(point),
+    });
     stations.update(data.stations);
     const overlay = new FocusOverlay(map);
     const engine = createPositionEngine();

@@ -2,8 +2,10 @@
 // than 180 deg of longitude would be drawn as a stripe across the whole map.
 import { ORBIT_PATH_MINUTES } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
+import { footprintCircle } from '@tinygs/orbit';
 import { planarRings } from '../base/planarRings';
 import { worldOutline } from '../base/worldOutline';
+import { ringOutlines } from '../geo';
 import { receptionLines } from '../packetGeometry';
 import { radiationDrawing, bucketBySector } from '../stations/radiation';
 import { Propagator } from './propagator';
@@ -74,6 +76,22 @@ describe('lines across the antimeridian', () => {
     const { radials } = radiationDrawing(station, bucketBySector(station, []));
     expect(radials.length).toBeGreaterThan(16);
     expect(maxLngStep(radials)).toBeLessThan(180);
+  });
+
+  it('outlines a circle cut at 180 deg without a bar along the cut', () => {
+    const rings = footprintCircle(-18, 178, 1000);
+    expect(rings).toHaveLength(2);
+    const outlines = ringOutlines(rings);
+    expect(maxLngStep(outlines)).toBeLessThan(180);
+    for (const line of outlines) {
+      for (let i = 1; i < line.length; i += 1) {
+        const a = line[i - 1] ?? [0, 0];
+        const b = line[i] ?? [0, 0];
+        expect(Math.abs(a[1]) === 180 && a[1] === b[1]).toBe(false);
+      }
+    }
+    // Nothing of the circle itself is lost: every ring vertex is on some outline.
+    expect(outlines.flat().length).toBeGreaterThanOrEqual(rings.flat().length);
   });
 
   it('draws the world outline without rings that jump across the map', () => {

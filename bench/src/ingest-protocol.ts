@@ -1,0 +1,47 @@
+// Messages between the ingest benchmark (server side, ingest.ts) and its load process
+// (ingest-load.ts, 1,000 MQTT station connections), which runs in a process of its own so that the
+// stations do not share the server's event loop.
+export interface LoadStation {
+  user: string;
+  pass: string;
+  name: string;
+  location: [number, number];
+}
+
+export interface LoadConfig {
+  mode: 'raw' | 'ingest';
+  mqttUrl: string;
+  /** ingest mode: where the live events are read */
+  sseUrl: string | null;
+  stations: LoadStation[];
+  /** ingest: target receptions per second over all stations; raw: most messages in flight */
+  rate: number;
+  durationMs: number;
+  /** latency samples of the first moments are left out */
+  warmupMs: number;
+  /** longest wait for the last events after publishing stops */
+  drainMs: number;
+  satellite: { name: string; norad: number; freq: number };
+}
+
+export interface LoadResult {
+  connectMs: number;
+  sent: number;
+  /** raw mode: messages the subscriber received while the load ran */
+  receivedInWindow: number;
+  receivedTotal: number;
+  /** ingest mode: new-packet events matched to a publish */
+  latencyMs: { p50: number; p90: number; p99: number; max: number; samples: number } | null;
+  /** publishes skipped because the client's socket buffer was full */
+  backpressureSkips: number;
+}
+
+export type LoadMessage =
+  | { type: 'ready'; connectMs: number }
+  | { type: 'load-start' }
+  | { type: 'load-end' }
+  | { type: 'result'; result: LoadResult };
+
+export type ControlMessage = { type: 'go' };
+
+export const BENCH_LOAD_ENV = 'TINYGS_BENCH_LOAD';

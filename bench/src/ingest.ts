@@ -1,0 +1,247 @@
+// `npm run bench:ingest`: 1,000 MQTT station connections send `tele/rx` into the real server on
+// SQLite. Reports receptions stored per second over the load window, publish -> SSE new-packet
+// latency, and, in the same run, the raw pass-through rate of the same broker library with no
+// ingest (publish -> subscriber) as the ceiling. Writes bench/results/ingest.json.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { makeTleLines } from '@tinygs/orbit';
+import { Aedes } from 'aedes';
+import { pino } from 'pino';
+import { loadConfig } from '../../apps/server/src/config';
+import { encryptSecret } from '../../apps/server/src/lib/crypto';
+import { BROKER_TUNING } from '../../apps/server/src/network/broker';
+import { createNetworkPart } from '../../apps/server/src/network/part';
+import { readCounters } from '../../apps/server/src/repositories/counters';
+import { insertUser } from '../../apps/server/src/repositories/users';
+import { createServer } from '../../apps/server/src/server';
+import { BENCH_LOAD_ENV, type ControlMessage, type LoadConfig, type LoadMessage, type LoadResult, type LoadStation } from './ingest-protocol';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    stations: { type: 'string', default: '1000' },
+    rate: { type: 'string', default: '6000' },
+    seconds: { type: 'string', default: '60' },
+    // raw phase: messages published but not yet delivered to the subscriber, at most
+    'raw-window': { type: 'string', default: '2000' },
+    'raw-seconds': { type: 'string', default: '20' },
+  },
+});
+const STATIONS = Number(values.stations);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const RAW_WINDOW = Number(values['raw-window']);
+const RAW_SECONDS = Number(values['raw-seconds']);
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const SATELLITE = { name: 'Bench-Sat', norad: 99_990, freq: 436.5 };
+
+interface Observed {
+  result: LoadResult;
+  windowMs: number;
+  storedInWindow: number;
+}
+
+/** Runs one load process; `onReady` decides when it may start, `sample` reads the stored count. */
+function runLoad(config: LoadConfig, dir: string, onReady: () => Promise<void>, sample: () => number): Promise<Observed> {
+  const file = join(dir, `load-${config.mode}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'ingest-load.ts')], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, [BENCH_LOAD_ENV]: file },
+  });
+  let startedAt = 0;
+  let startStored = 0;
+  let windowMs = 0;
+  let storedInWindow = 0;
+  return new Promise((resolve, reject) => {
+    child.on('message', (m: LoadMessage) => {
+      if (m.type === 'ready') {
+        onReady().then(
+          () => child.send({ type: 'go' } satisfies ControlMessage),
+          (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
+        );
+      } else if (m.type === 'load-start') {
+        startedAt = performance.now();
+        startStored = sample();
+      } else if (m.type === 'load-end') {
+        windowMs = performance.now() - startedAt;
+        storedInWindow = sample() - startStored;
+      } else if (m.type === 'result') {
+        resolve({ result: m.result, windowMs, storedInWindow });
+      }
+    });
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`load process (${config.mode}) exited with ${code}`));
+    });
+  });
+}
+
+/** The same broker library and tuning as the server's, without authentication or ingest. */
+function rawBroker() {
+  return new Promise<{ port: number; close(): Promise<void>; aedes: Aedes }>((resolve) => {
+    void Aedes.createBroker({ ...BROKER_TUNING }).then((aedes) => {
+      const server = createNetServer(aedes.handle);
+      server.listen(0, '127.0.0.1', () => {
+        const addr = server.address();
+        resolve({
+          port: typeof addr === 'object' && addr ? addr.port : 0,
+          aedes,
+          close: () =>
+            new Promise<void>((done) => {
+              aedes.close(() => server.close(() => done()));
+            }),
+        });
+      });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tinygs-bench-ingest-'));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
+    SIMULATED_STATIONS: '0',
+    LOG_LEVEL: 'warn',
+    SERVER_SECRET: SECRET,
+  });
+  const server = await createServer(config, { log: pino({ level: 'warn' }), parts: [createNetworkPart()] });
+  try {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = server.app.server.address();
+    const httpUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const db = server.ctx.database.db;
+    const network = server.ctx.services.network;
+    if (!network) throw new Error('network part not running');
+
+    // One LoRa satellite of our own with an orbit: every frame is decoded and placed on the orbit.
+    const now = new Date();
+    await db
+      .insertInto('satellites')
+      .values({
+        name: SATELLITE.name,
+        displayName: 'Bench Sat',
+        norad: SATELLITE.norad,
+        status: 'Supported',
+        description: '',
+        longDescription: '',
+        launchDate: null,
+        configurations: JSON.stringify([{ mode: 'LoRa', freq: SATELLITE.freq, sf: 10, cr: 5, bw: 125, sat: SATELLITE.name, NORAD: SATELLITE.norad }]),
+        tle: JSON.stringify(
+          makeTleLines({ name: 'BENCH', noradId: SATELLITE.norad, epoch: now, inclinationDeg: 97.5, raanDeg: 10, eccentricity: 0.001, argPerigeeDeg: 0, meanAnomalyDeg: 0, meanMotionRevPerDay: 15.2 }),
+        ),
+        images: '[]',
+        webTemplate: '',
+        decoder: 'tinygs_demo',
+        frames: 0,
+        confirmedPackets: 0,
+        lastPacketTime: null,
+        updatedAt: now.getTime(),
+      })
+      .execute();
+    await network.catalogue.refresh();
+
+    // 100 owners with 10 stations each, spread over the globe.
+    const stations: LoadStation[] = [];
+    for (let u = 0; u < Math.ceil(STATIONS / 10); u += 1) {
+      const id = String(800_000_000_000 + u);
+      const pass = `bench-pass-${u}`;
+      await insertUser(db, { id, email: null, mqttPasswordEnc: encryptSecret(pass, SECRET), createdAt: Date.now() });
+      for (let k = 0; k < 10 && stations.length < STATIONS; k += 1) {
+        stations.push({ user: id, pass, name: `Bench_${u}_${k}`, location: [-60 + Math.random() * 120, -180 + Math.random() * 360] });
+      }
+    }
+    const base = { stations, warmupMs: 5_000, drainMs: 30_000, satellite: SATELLITE };
+
+    let rawRun: Observed | null = null;
+    if (RAW_SECONDS > 0) {
+      console.log(`raw broker pass-through: ${STATIONS} connections, ${RAW_SECONDS} s, as fast as it delivers ...`);
+      const raw = await rawBroker();
+      rawRun = await runLoad(
+        { ...base, mode: 'raw', mqttUrl: `mqtt://127.0.0.1:${raw.port}`, sseUrl: null, rate: RAW_WINDOW, durationMs: RAW_SECONDS * 1000 },
+        dir,
+        async () => undefined,
+        () => 0,
+      );
+      await raw.close();
+    }
+    const rawRate = rawRun ? rawRun.result.receivedInWindow / (rawRun.windowMs / 1000) : Number.NaN;
+
+    console.log(`ingest: ${STATIONS} stations, ${SECONDS} s at ${RATE} receptions/s ...`);
+    const ingestRun = await runLoad(
+      { ...base, mode: 'ingest', mqttUrl: `mqtt://127.0.0.1:${network.mqtt.port}`, sseUrl: `${httpUrl}/sse/events`, rate: RATE, durationMs: SECONDS * 1000 },
+      dir,
+      async () => {
+        // Every station's welcome must be stored before its receptions count.
+        const deadline = Date.now() + 60_000;
+        while ((await readCounters(db)).stations < STATIONS) {
+          if (Date.now() > deadline) throw new Error('stations did not all come online');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      },
+      () => network.metrics.receptionsStored,
+    );
+    await network.flush();
+    const storedRows = await db.selectFrom('receptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const storedRate = ingestRun.storedInWindow / (ingestRun.windowMs / 1000);
+    const latency = ingestRun.result.latencyMs;
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+      storage: 'sqlite',
+      stations: STATIONS,
+      ingest: {
+        targetRate: RATE,
+        seconds: Math.round(ingestRun.windowMs / 100) / 10,
+        published: ingestRun.result.sent,
+        storedInWindow: ingestRun.storedInWindow,
+        storedPerSecond: Math.round(storedRate),
+        storedTotal: Number(storedRows.n),
+        sseEvents: ingestRun.result.receivedTotal,
+        latencyMs: latency,
+        backpressureSkips: ingestRun.result.backpressureSkips,
+        dropped: network.metrics.snapshot().dropped,
+      },
+      rawBroker: rawRun && {
+        maxInFlight: RAW_WINDOW,
+        seconds: Math.round(rawRun.windowMs / 100) / 10,
+        published: rawRun.result.sent,
+        receivedPerSecond: Math.round(rawRate),
+      },
+      ratioToRaw: Math.round((storedRate / rawRate) * 1000) / 1000,
+      goals: {
+        storedPerSecondAtLeast5000: storedRate >= 5000,
+        p99Below250ms: (latency?.p99 ?? Infinity) < 250,
+        atLeastThirdOfRaw: storedRate >= rawRate / 3,
+      },
+    };
+    const resultsDir = join(here, '..', 'results');
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, 'ingest.json'), JSON.stringify(report, null, 2) + '\n');
+    console.table({
+      'receptions stored /s': { value: report.ingest.storedPerSecond, goal: '>= 5000' },
+      'publish -> SSE p50 ms': { value: latency?.p50, goal: '' },
+      'publish -> SSE p99 ms': { value: latency?.p99, goal: '< 250' },
+      'raw broker pass-through /s': { value: report.rawBroker?.receivedPerSecond, goal: 'ceiling' },
+      'stored / raw': { value: report.ratioToRaw, goal: '>= 0.333' },
+      'published / stored total': { value: `${report.ingest.published} / ${report.ingest.storedTotal}`, goal: 'equal' },
+    });
+    console.log(`written: ${join(resultsDir, 'ingest.json')}`);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
