@@ -9,6 +9,7 @@ import { formatStationId, type StationListItem } from '@tinygs/contracts';
 import * as L from 'leaflet';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
+import type { StationDelta } from '../live/stationDiff';
 
 const ONLINE: L.CircleMarkerOptions = { color: '#0d3b12', fillColor: '#4caf50' };
 const OFFLINE: L.CircleMarkerOptions = { color: '#333333', fillColor: '#9e9e9e' };
@@ -60,43 +61,21 @@ export class StationMarkers {
     return this.entries.get(id)?.marker.getLatLng() ?? null;
   }
 
+  /** Replaces the whole list (first load, stations page). */
   update(stations: readonly StationListItem[]): void {
-    const renderer = paneRenderer(this.map, PANES.stations.name);
     const seen = new Set<string>();
-    for (const station of stations) {
-      const id = formatStationId(station.name, station.userId);
-      seen.add(id);
-      const [lat, lng] = station.location;
-      const entry = this.entries.get(id);
-      if (!entry) {
-        const marker = L.circleMarker([lat, lng], {
-          ...this.styleOf(id, station),
-          radius: this.radius,
-          weight: 0.7,
-          fillOpacity: 0.9,
-          renderer,
-          pane: PANES.stations.name,
-          interactive: false,
-        });
-        marker.addTo(this.map);
-        this.entries.set(id, { id, marker, station });
-        this.cache = null;
-        continue;
-      }
-      const previous = entry.station;
-      entry.station = station;
-      if (previous.location[0] !== lat || previous.location[1] !== lng) {
-        entry.marker.setLatLng([lat, lng]);
-        this.cache = null;
-      }
-      if (previous.status !== station.status) entry.marker.setStyle(this.styleOf(id, station));
-    }
+    for (const station of stations) seen.add(this.upsert(station));
     for (const [id, entry] of this.entries) {
-      if (!seen.has(id)) {
-        entry.marker.remove();
-        this.entries.delete(id);
-        this.cache = null;
-      }
+      if (!seen.has(id)) this.removeEntry(id, entry);
+    }
+  }
+
+  /** Applies what changed since the last list (live `stations` events). */
+  applyDelta(delta: StationDelta): void {
+    for (const station of delta.changed) this.upsert(station);
+    for (const id of delta.removed) {
+      const entry = this.entries.get(id);
+      if (entry) this.removeEntry(id, entry);
     }
   }
 
@@ -124,6 +103,42 @@ export class StationMarkers {
     this.clearHover();
     for (const { marker } of this.entries.values()) marker.remove();
     this.entries.clear();
+    this.cache = null;
+  }
+
+  private upsert(station: StationListItem): string {
+    const id = formatStationId(station.name, station.userId);
+    const [lat, lng] = station.location;
+    const entry = this.entries.get(id);
+    if (!entry) {
+      const marker = L.circleMarker([lat, lng], {
+        ...this.styleOf(id, station),
+        radius: this.radius,
+        weight: 0.7,
+        fillOpacity: 0.9,
+        renderer: paneRenderer(this.map, PANES.stations.name),
+        pane: PANES.stations.name,
+        interactive: false,
+      });
+      marker.addTo(this.map);
+      this.entries.set(id, { id, marker, station });
+      this.cache = null;
+      return id;
+    }
+    const previous = entry.station;
+    entry.station = station;
+    if (previous.location[0] !== lat || previous.location[1] !== lng) {
+      entry.marker.setLatLng([lat, lng]);
+      this.cache = null;
+    }
+    if (previous.status !== station.status) entry.marker.setStyle(this.styleOf(id, station));
+    return id;
+  }
+
+  private removeEntry(id: string, entry: Entry): void {
+    entry.marker.remove();
+    this.entries.delete(id);
+    if (this.hovered === entry) this.clearHover();
     this.cache = null;
   }
 

@@ -20,7 +20,7 @@ describe('new-packet events', () => {
     activity = new LiveActivity();
     handle = createSseHandlers({
       onNewPacket: (e) => activity.onNewPacket(e),
-      onStations: () => undefined,
+      onStationsText: () => undefined,
     });
   });
   afterEach(() => {
@@ -114,7 +114,7 @@ describe('event stream connection', () => {
     const packets: string[] = [];
     const stop = connectLiveEvents({
       onNewPacket: (e) => packets.push(e.packetId),
-      onStations: () => undefined,
+      onStationsText: () => undefined,
     });
     const first = FakeEventSource.instances[0];
     expect(first?.url).toBe('/sse/events');

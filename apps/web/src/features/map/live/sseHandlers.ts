@@ -1,17 +1,18 @@
-// Named events of /sse/events (SPEC.md section 7). Payloads are validated with the contracts
-// schemas; a malformed event is dropped rather than breaking the live map.
+// Named events of /sse/events (SPEC.md section 7). A new-packet payload is small and validated
+// here with the contracts schema; a malformed one is dropped rather than breaking the live map.
+// The stations payload is the whole list and is handed on as text, to be parsed off the main
+// thread (see stationDiff.ts).
 import {
   NewPacketEventSchema,
   SSE_EVENTS,
-  StationsEventSchema,
   type NewPacketEvent,
   type SseEventName,
-  type StationListItem,
 } from '@tinygs/contracts';
 
 export interface LiveHandlers {
   onNewPacket: (event: NewPacketEvent) => void;
-  onStations: (stations: StationListItem[]) => void;
+  /** raw `data` of a `stations` event */
+  onStationsText: (data: string) => void;
 }
 
 function parseJson(data: string): unknown {
@@ -32,10 +33,6 @@ export function createSseHandlers(
       if (parsed.success) handlers.onNewPacket(parsed.data);
       else console.warn('Dropped malformed new-packet event', parsed.error.issues);
     },
-    [SSE_EVENTS.stations]: (data: string) => {
-      const parsed = StationsEventSchema.safeParse(parseJson(data));
-      if (parsed.success) handlers.onStations(parsed.data);
-      else console.warn('Dropped malformed stations event', parsed.error.issues);
-    },
+    [SSE_EVENTS.stations]: (data: string) => handlers.onStationsText(data),
   };
 }

@@ -13,7 +13,7 @@ import { SatelliteMarkers } from '../layers/SatelliteMarkers';
 import { StationMarkers } from '../layers/StationMarkers';
 import type { LiveActivity } from '../live/activity';
 import { connectLiveEvents } from '../live/eventStream';
-import { createPositionEngine } from './positionEngine';
+import { createMapEngine } from './mapEngine';
 import type { TickResult } from './propagator';
 import type { WorldData } from './useWorldData';
 
@@ -60,7 +60,7 @@ export function WorldLayers({
     });
     stations.update(data.stations);
     const overlay = new FocusOverlay(map);
-    const engine = createPositionEngine();
+    const engine = createMapEngine();
     engine.load(data.tles);
 
     let latest = 0;
@@ -89,7 +89,11 @@ export function WorldLayers({
         activity.onNewPacket(event);
         handlers.current.onNewPacket(event);
       },
-      onStations: (list) => stations.update(list),
+      onStationsText: (text) =>
+        void engine.stations(text).then((delta) => {
+          if (delta) stations.applyDelta(delta);
+          else console.warn('Dropped malformed stations event');
+        }),
     });
 
     return () => {
