@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import { BANDS, type Band, type StationListItem } from '@tinygs/contracts';
 import type { Database } from '../db/schema';
+import { jsonRowSource } from './bulk-writes';
 
 /** What `tele/welcome` sets; undefined fields keep their stored value. */
 export interface WelcomeWrite {
@@ -145,29 +146,43 @@ export interface StationReceptionStats {
   maxDistanceKm: number | null;
 }
 
-const STATS_ROWS_PER_STATEMENT = 500;
-
-/** Adds batch counters to their stations with one UPDATE ... FROM (VALUES ...) per 500 stations. */
+/** Adds batch counters to their stations in one UPDATE over the batch's rows (JSON). */
 export async function addStationReceptionStats(db: Kysely<Database>, stats: readonly StationReceptionStats[]): Promise<void> {
-  for (let i = 0; i < stats.length; i += STATS_ROWS_PER_STATEMENT) {
-    const rows = stats.slice(i, i + STATS_ROWS_PER_STATEMENT).map(
-      (s) =>
-        sql`(CAST(${s.id} AS text), CAST(${s.telemetryPackets} AS integer), CAST(${s.confirmedPackets} AS integer), CAST(${s.crcErrors} AS integer), CAST(${s.lastPacketTime} AS bigint), CAST(${s.lastSeen} AS bigint), CAST(${s.maxDistanceKm} AS double precision))`,
-    );
-    // VALUES columns are column1..column7 on both SQLite and PostgreSQL.
-    await sql`
-      UPDATE stations SET
-        telemetry_packets = stations.telemetry_packets + v.column2,
-        confirmed_packets = stations.confirmed_packets + v.column3,
-        crc_errors = stations.crc_errors + v.column4,
-        last_packet_time = CASE WHEN v.column5 IS NOT NULL AND (stations.last_packet_time IS NULL OR v.column5 > stations.last_packet_time)
-          THEN v.column5 ELSE stations.last_packet_time END,
-        last_seen = CASE WHEN stations.last_seen IS NULL OR v.column6 > stations.last_seen THEN v.column6 ELSE stations.last_seen END,
-        record_distance_km = CASE WHEN v.column7 IS NOT NULL AND v.column7 > stations.record_distance_km
-          THEN v.column7 ELSE stations.record_distance_km END
-      FROM (VALUES ${sql.join(rows)}) AS v
-      WHERE stations.id = v.column1`.execute(db);
-  }
+  if (stats.length === 0) return;
+  const rows = stats.map((s) => ({
+    id: s.id,
+    tp: s.telemetryPackets,
+    cp: s.confirmedPackets,
+    ce: s.crcErrors,
+    lpt: s.lastPacketTime,
+    ls: s.lastSeen,
+    d: s.maxDistanceKm,
+  }));
+  const source = jsonRowSource(
+    db,
+    rows,
+    [
+      ['id', 'text'],
+      ['tp', 'integer'],
+      ['cp', 'integer'],
+      ['ce', 'integer'],
+      ['lpt', 'bigint'],
+      ['ls', 'bigint'],
+      ['d', 'double precision'],
+    ],
+    'v',
+  );
+  await sql`
+    UPDATE stations SET
+      telemetry_packets = stations.telemetry_packets + v.tp,
+      confirmed_packets = stations.confirmed_packets + v.cp,
+      crc_errors = stations.crc_errors + v.ce,
+      last_packet_time = CASE WHEN v.lpt IS NOT NULL AND (stations.last_packet_time IS NULL OR v.lpt > stations.last_packet_time)
+        THEN v.lpt ELSE stations.last_packet_time END,
+      last_seen = CASE WHEN stations.last_seen IS NULL OR v.ls > stations.last_seen THEN v.ls ELSE stations.last_seen END,
+      record_distance_km = CASE WHEN v.d IS NOT NULL AND v.d > stations.record_distance_km THEN v.d ELSE stations.record_distance_km END
+    FROM ${source}
+    WHERE stations.id = v.id`.execute(db);
 }
 
 function bandOrNull(autoTune: number | null): Band | null {

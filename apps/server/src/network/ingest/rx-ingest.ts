@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { CRC_ERROR_MARKER, TEST_FRAME_PREFIX, type RxPayload } from '@tinygs/contracts';
 import { decodeFrame } from '@tinygs/decoders';
-import { newObjectId } from '../../lib/crypto';
+import { newPacketId } from './packet-id';
 import type { DropReason, NetworkMetrics } from '../metrics';
 import type { BatchWriter } from './batch-writer';
 import type { SatelliteCatalogue } from './catalogue';
@@ -68,7 +68,7 @@ export class RxIngest {
     if (joined) {
       packetId = joined.packetId;
     } else {
-      packetId = newObjectId(now);
+      packetId = newPacketId(now);
       const parsed = crcError ? null : decodeFrame(sat.name, bytes);
       decoded = parsed !== null;
       const facts = packetOrbitFacts(sat.tle, at, sat.tle ? null : gpsFromParsed(parsed));

@@ -58,9 +58,7 @@ export function createMapEngine(): MapEngine {
     pending.get(e.data.id)?.(e.data);
     pending.delete(e.data.id);
   };
-  const ask = (
-    request: Omit<Extract<WorkerRequest, { id: number }>, 'id'>,
-  ): Promise<WorkerResponse> =>
+  const ask = (request: AskRequest): Promise<WorkerResponse> =>
     new Promise((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);

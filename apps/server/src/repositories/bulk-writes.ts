@@ -1,0 +1,71 @@
+// Bulk writes of the ingest batch. Wide rows (packets, receptions) go as multi-row VALUES, which
+// both dialects execute fastest. Narrow rows that update or upsert (station counters, daily stats)
+// travel as one JSON parameter that the database unpacks (SQLite json_each, PostgreSQL
+// json_to_recordset), so the statement stays short however many stations a batch touches.
+// Column names always come from code, never from input.
+import { SqliteAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../db/schema';
+
+export function isSqlite(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+export type SqlType = 'text' | 'integer' | 'bigint' | 'double precision';
+
+/** A column of the JSON rows: snake_case name and its SQL type. */
+export type JsonColumn = readonly [name: string, type: SqlType];
+
+const COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
+
+function checked(columns: readonly JsonColumn[]): readonly JsonColumn[] {
+  for (const [name] of columns) {
+    if (!COLUMN_NAME.test(name)) throw new Error(`not a column name: ${name}`);
+  }
+  return columns;
+}
+
+/**
+ * A row source `(SELECT ... ) AS alias` with one typed column per entry, read from the JSON array.
+ * Column names come from code, never from input (checked above).
+ */
+export function jsonRowSource(db: Kysely<Database>, rows: readonly object[], columns: readonly JsonColumn[], alias: string): RawBuilder<unknown> {
+  const json = JSON.stringify(rows);
+  const cols = checked(columns);
+  if (isSqlite(db)) {
+    const select = cols.map(([name]) => `value->>'${name}' AS ${name}`).join(', ');
+    return sql`(SELECT ${sql.raw(select)} FROM json_each(${json})) AS ${sql.raw(alias)}`;
+  }
+  const types = cols.map(([name, type]) => `${name} ${type}`).join(', ');
+  return sql`json_to_recordset(CAST(${json} AS json)) AS ${sql.raw(alias)}(${sql.raw(types)})`;
+}
+
+// Both dialects accept well over 30,000 bound parameters per statement; stay below that.
+const MAX_PARAMS_PER_STATEMENT = 30_000;
+
+type SqlValue = string | number | null;
+
+/** INSERT INTO table (columns) VALUES (...), (...): rows are value arrays in column order. */
+export async function insertValueRows(db: Kysely<Database>, table: string, columns: readonly JsonColumn[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
+  if (!COLUMN_NAME.test(table)) throw new Error(`not a table name: ${table}`);
+  const names = sql.raw(checked(columns).map(([name]) => name).join(', '));
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns.length));
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const values = rows.slice(i, i + perStatement).map((row) => sql`(${sql.join(row.map((v) => sql`${v}`))})`);
+    await sql`INSERT INTO ${sql.raw(table)} (${names}) VALUES ${sql.join(values)}`.execute(db);
+  }
+}
+
+/** INSERT INTO table (columns) SELECT columns FROM <json rows>, with an optional ON CONFLICT clause. */
+export async function insertJsonRows(
+  db: Kysely<Database>,
+  table: string,
+  rows: readonly object[],
+  columns: readonly JsonColumn[],
+  onConflict: RawBuilder<unknown> | null = null,
+): Promise<void> {
+  if (rows.length === 0) return;
+  if (!COLUMN_NAME.test(table)) throw new Error(`not a table name: ${table}`);
+  const names = sql.raw(checked(columns).map(([name]) => name).join(', '));
+  // SQLite needs a WHERE before ON CONFLICT to parse INSERT ... SELECT ... ON CONFLICT.
+  await sql`INSERT INTO ${sql.raw(table)} (${names}) SELECT ${names} FROM ${jsonRowSource(db, rows, columns, 'v')} WHERE true ${onConflict ?? sql``}`.execute(db);
+}
