@@ -188,7 +188,7 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };
     }
     case 'migrate': {
-      const migrations = await migrateToLatest(ctx.database.db);
+      const migrations = await migrateToLatest(ctx.database.db, ctx.database.dialect);
       const text = migrations.length
         ? `Applied: ${migrations.join(', ')}`
         : 'The database is up to date.';

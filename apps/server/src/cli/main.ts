@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
   const ctx: AppContext = { config, database, log, events: new EventBus(), services: {} };
   try {
     // Every command works on a fresh DATA_DIR; `migrate` reports what it applied itself.
-    if (args.command.command !== 'migrate') await migrateToLatest(database.db);
+    if (args.command.command !== 'migrate') await migrateToLatest(database.db, database.dialect);
     const output = await runCommand(ctx, args.command);
     process.stdout.write(args.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
   } catch (err) {

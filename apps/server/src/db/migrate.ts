@@ -1,6 +1,6 @@
 // Runs the numbered migrations in order. They are bundled in code (not read from a folder at run
 // time) so the same list runs under tsx, in tests and in any packaging.
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial';
 import type { Database } from './schema';
 
@@ -14,8 +14,23 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider() });
+/**
+ * On PostgreSQL the bookkeeping tables are pinned to the connection's current schema: Kysely
+ * otherwise looks for them in any schema, and another schema's tables (a second deployment or a
+ * test suite sharing the database) would be taken for ours.
+ */
+async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  try {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    return rows[0]?.schema ?? undefined;
+  } catch {
+    return undefined; // SQLite has no schemas
+  }
+}
+
+export async function migrateToLatest(db: Kysely<Database>, dialect?: 'sqlite' | 'postgres'): Promise<string[]> {
+  const migrationTableSchema = dialect === 'sqlite' ? undefined : await currentSchema(db);
+  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -10,6 +10,7 @@ import { findUserById } from '../repositories/users';
 import { startBroker, type RunningBroker } from './broker';
 import { StationCommands, type CommandService } from './commands';
 import { BatchWriter, DEFAULT_BATCH_WRITER_OPTIONS } from './ingest/batch-writer';
+import { inProcessStore, sqliteThreadStore } from './ingest/batch-store';
 import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
 import { RxIngest } from './ingest/rx-ingest';
@@ -43,6 +44,8 @@ export interface NetworkPartOptions {
   offlineAfterMs?: number;
   catalogueRefreshMs?: number;
   flood?: FloodLimit;
+  /** SQLite: commit batches on a worker thread (default true) */
+  writerThread?: boolean;
 }
 
 const MERGE_EXPIRY_SWEEP_MS = 5_000;
@@ -53,7 +56,12 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   const db = database.db;
   const metrics = new NetworkMetrics();
   const merge = new MergeIndex();
-  const writer = new BatchWriter(db, ctx.events, metrics, log, {
+  // SQLite writes run on a thread of their own (see batch-store.ts).
+  const store =
+    database.dialect === 'sqlite' && config.database.kind === 'sqlite' && options.writerThread !== false
+      ? await sqliteThreadStore(config.database.file, log)
+      : inProcessStore(db);
+  const writer = new BatchWriter(store, ctx.events, metrics, log, {
     ...DEFAULT_BATCH_WRITER_OPTIONS,
     flushIntervalMs: options.flushIntervalMs ?? DEFAULT_BATCH_WRITER_OPTIONS.flushIntervalMs,
   });
@@ -111,6 +119,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     },
   }).catch(async (err: unknown) => {
     await writer.stop();
+    await store.close();
     throw err;
   });
 
@@ -140,6 +149,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
       delete ctx.services.network;
       await running.close();
       await writer.stop();
+      await store.close();
     },
   };
 }

@@ -1,8 +1,7 @@
-// Bulk writes of the ingest batch. Wide rows (packets, receptions) go as multi-row VALUES, which
-// both dialects execute fastest. Narrow rows that update or upsert (station counters, daily stats)
-// travel as one JSON parameter that the database unpacks (SQLite json_each, PostgreSQL
-// json_to_recordset), so the statement stays short however many stations a batch touches.
-// Column names always come from code, never from input.
+// Bulk updates and upserts of the ingest batch with one JSON parameter: the rows travel as a JSON
+// array that the database unpacks (SQLite json_each, PostgreSQL json_to_recordset), so the statement
+// stays short however many stations a batch touches. Meant for narrow rows: SQLite re-reads the
+// row's JSON for every column. Column names always come from code, never from input.
 import { SqliteAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -37,22 +36,6 @@ export function jsonRowSource(db: Kysely<Database>, rows: readonly object[], col
   }
   const types = cols.map(([name, type]) => `${name} ${type}`).join(', ');
   return sql`json_to_recordset(CAST(${json} AS json)) AS ${sql.raw(alias)}(${sql.raw(types)})`;
-}
-
-// Both dialects accept well over 30,000 bound parameters per statement; stay below that.
-const MAX_PARAMS_PER_STATEMENT = 30_000;
-
-type SqlValue = string | number | null;
-
-/** INSERT INTO table (columns) VALUES (...), (...): rows are value arrays in column order. */
-export async function insertValueRows(db: Kysely<Database>, table: string, columns: readonly JsonColumn[], rows: readonly (readonly SqlValue[])[]): Promise<void> {
-  if (!COLUMN_NAME.test(table)) throw new Error(`not a table name: ${table}`);
-  const names = sql.raw(checked(columns).map(([name]) => name).join(', '));
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns.length));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const values = rows.slice(i, i + perStatement).map((row) => sql`(${sql.join(row.map((v) => sql`${v}`))})`);
-    await sql`INSERT INTO ${sql.raw(table)} (${names}) VALUES ${sql.join(values)}`.execute(db);
-  }
 }
 
 /** INSERT INTO table (columns) SELECT columns FROM <json rows>, with an optional ON CONFLICT clause. */

@@ -2,118 +2,26 @@
 // counters that move with them. Everything here runs inside the ingest's batch transaction.
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewPacket, NewReception } from '../db/schema';
-import { insertJsonRows, insertValueRows, type JsonColumn } from './bulk-writes';
+import { insertJsonRows } from './bulk-writes';
 
-const PACKET_COLUMNS: readonly JsonColumn[] = [
-  ['id', 'text'],
-  ['satellite', 'text'],
-  ['norad', 'integer'],
-  ['server_time', 'bigint'],
-  ['raw', 'text'],
-  ['frame_hash', 'text'],
-  ['mode', 'text'],
-  ['freq', 'double precision'],
-  ['sf', 'integer'],
-  ['cr', 'integer'],
-  ['bw', 'double precision'],
-  ['bitrate', 'double precision'],
-  ['freq_dev', 'double precision'],
-  ['rx_bw', 'double precision'],
-  ['parsed', 'text'],
-  ['crc_error', 'integer'],
-  ['is_test', 'integer'],
-  ['sat_lat', 'double precision'],
-  ['sat_lng', 'double precision'],
-  ['sat_alt', 'double precision'],
-  ['sun_lit', 'integer'],
-  ['eclipse_depth', 'double precision'],
-  ['foot_print', 'double precision'],
-  ['station_number', 'integer'],
-  ['tx_power_mw', 'double precision'],
-  ['historical', 'integer'],
-];
+// Both dialects accept well over 30,000 bound parameters per statement; stay below that.
+const MAX_PARAMS_PER_STATEMENT = 30_000;
 
-const RECEPTION_COLUMNS: readonly JsonColumn[] = [
-  ['packet_id', 'text'],
-  ['station_id', 'text'],
-  ['user_id', 'text'],
-  ['server_time', 'bigint'],
-  ['lat', 'double precision'],
-  ['lng', 'double precision'],
-  ['distance', 'double precision'],
-  ['elevation', 'double precision'],
-  ['azimuth', 'double precision'],
-  ['usec_time', 'bigint'],
-  ['doppler', 'double precision'],
-  ['f_doppler', 'double precision'],
-  ['frequency_offset', 'double precision'],
-  ['crc_error', 'integer'],
-  ['rssi', 'double precision'],
-  ['snr', 'double precision'],
-  ['frequency_error', 'double precision'],
-];
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
 
+// Wide rows go as multi-row VALUES through the query builder: measured faster than JSON unpacking
+// (each column re-reads the row's JSON) and than raw templates (one node per value to compile).
 export async function insertPackets(db: Kysely<Database>, rows: readonly NewPacket[]): Promise<void> {
-  await insertValueRows(
-    db,
-    'packets',
-    PACKET_COLUMNS,
-    rows.map((p) => [
-      p.id,
-      p.satellite,
-      p.norad ?? null,
-      p.serverTime,
-      p.raw,
-      p.frameHash,
-      p.mode,
-      p.freq,
-      p.sf ?? null,
-      p.cr ?? null,
-      p.bw ?? null,
-      p.bitrate ?? null,
-      p.freqDev ?? null,
-      p.rxBw ?? null,
-      p.parsed ?? null,
-      p.crcError ?? 0,
-      p.isTest ?? 0,
-      p.satLat ?? null,
-      p.satLng ?? null,
-      p.satAlt ?? null,
-      p.sunLit ?? null,
-      p.eclipseDepth ?? null,
-      p.footPrint ?? null,
-      p.stationNumber ?? 0,
-      p.txPowerMw ?? null,
-      p.historical ?? 0,
-    ]),
-  );
+  for (const part of chunks(rows, 26)) await db.insertInto('packets').values(part).execute();
 }
 
 export async function insertReceptions(db: Kysely<Database>, rows: readonly NewReception[]): Promise<void> {
-  await insertValueRows(
-    db,
-    'receptions',
-    RECEPTION_COLUMNS,
-    rows.map((r) => [
-      r.packetId,
-      r.stationId,
-      r.userId,
-      r.serverTime,
-      r.lat,
-      r.lng,
-      r.distance ?? null,
-      r.elevation ?? null,
-      r.azimuth ?? null,
-      r.usecTime ?? null,
-      r.doppler ?? null,
-      r.fDoppler ?? null,
-      r.frequencyOffset ?? null,
-      r.crcError ?? 0,
-      r.rssi ?? null,
-      r.snr ?? null,
-      r.frequencyError ?? null,
-    ]),
-  );
+  for (const part of chunks(rows, 17)) await db.insertInto('receptions').values(part).execute();
 }
 
 /** More stations heard a packet stored by an earlier batch. */

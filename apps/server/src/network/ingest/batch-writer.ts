@@ -2,12 +2,11 @@
 // written in one transaction every flush interval; events are published only after the commit, so
 // everything a client was told about is stored. A failed batch goes back to the front of the queue
 // (order matters: a packet's first reception precedes the ones that join it).
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database } from '../../db/schema';
 import type { EventBus } from '../../events';
 import type { NetworkMetrics } from '../metrics';
-import { writeBatch, type BatchOutcome, type WriteOp } from './write-batch';
+import type { BatchStore } from './batch-store';
+import type { BatchOutcome, WriteOp } from './write-batch';
 
 export interface BatchWriterOptions {
   /** how often queued writes are committed */
@@ -35,7 +34,7 @@ export class BatchWriter {
   private stopped = false;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly store: BatchStore,
     private readonly events: EventBus,
     private readonly metrics: NetworkMetrics,
     private readonly log: Logger,
@@ -113,7 +112,7 @@ export class BatchWriter {
     this.flushing = new Promise<void>((resolve) => (done = resolve));
     const started = performance.now();
     try {
-      outcome = await this.db.transaction().execute((trx) => writeBatch(trx, batch, drops));
+      outcome = await this.store.write(batch, drops);
     } catch (err) {
       this.failures += 1;
       this.metrics.batchFailures += 1;
