@@ -9,12 +9,13 @@ import { insertPackets } from './src/repositories/packets';
 const dir = mkdtempSync(join(tmpdir(), 'mb-'));
 const d = openDatabase({ kind: 'sqlite', file: join(dir, 'x.db') });
 await migrateToLatest(d.db);
+if (process.env.CACHE) await sql.raw(`PRAGMA cache_size = ${process.env.CACHE}`).execute(d.db);
 if (process.env.DROPIDX) for (const i of process.env.DROPIDX.split(',')) await sql.raw(`DROP INDEX ${i}`).execute(d.db);
 const N = 250;
 const mk = (b: number) => { const now = Date.now(); return Array.from({ length: N }, (_, i) => ({ id: `${b}-${i}-${Math.random()}`, satellite: 'X', norad: 1, serverTime: now, raw: 'VEdEAQ'.repeat(5), frameHash: randomBytes(32).toString('hex'), mode: 'LoRa', freq: 436.5, sf: 10, cr: 5, bw: 125, bitrate: null, freqDev: null, rxBw: null, parsed: 'x'.repeat(500), crcError: 0, isTest: 0, satLat: 1, satLng: 2, satAlt: 500, sunLit: 1, eclipseDepth: -3, footPrint: 2500, stationNumber: 1, txPowerMw: 500, historical: 0 })); };
 const variant = process.argv[2];
 let total = 0;
-for (let b = 0; b < 200; b++) {
+for (let b = 0; b < Number(process.env.B ?? 200); b++) {
   const rows = mk(b);
   const t0 = performance.now();
   await d.db.transaction().execute(async (trx) => {
@@ -26,4 +27,4 @@ for (let b = 0; b < 200; b++) {
   });
   total += performance.now() - t0;
 }
-console.log(variant, (total / (200 * N) * 1000).toFixed(1), 'us/row incl commit');
+console.log(variant, (total / (Number(process.env.B ?? 200) * N) * 1000).toFixed(1), 'us/row incl commit');

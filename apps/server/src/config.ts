@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   SIMULATED_STATIONS: z.coerce.number().int().min(0).max(100_000).default(200),
   SEED_ON_EMPTY: flag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   WEB_DIST: z.string().optional(),
   VIEWER_DIST: z.string().optional(),
 });
@@ -63,6 +64,7 @@ export interface Config {
   simulatedStations: number;
   seedOnEmpty: boolean;
   logLevel: string;
+  logFormat: 'json' | 'pretty';
   webDist: string;
   viewerDist: string;
 }
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatedStations: e.SIMULATED_STATIONS,
     seedOnEmpty: e.SEED_ON_EMPTY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     webDist: resolve(e.WEB_DIST ?? join(REPO_ROOT, 'apps/web/dist')),
     viewerDist: resolve(e.VIEWER_DIST ?? join(REPO_ROOT, 'apps/viewer/dist')),
   };

@@ -8,9 +8,16 @@ export function maskUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 
-export function createLogger(level: string): Logger {
+/**
+ * JSON lines by default (for log collectors); `pretty` renders readable lines for a person at a
+ * terminal, which is what `npm start` uses when its output is a TTY.
+ */
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
   return pino({
     level,
+    ...(format === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
     redact: {
       paths: [
         'req.headers.sessiontoken',

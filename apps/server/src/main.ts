@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   const server = await createServer(config, { log });
   await server.app.listen({ port: config.port, host: config.host });
   log.info(`${config.productName} is up: ${config.publicUrl} (API reference at ${config.publicUrl}/docs)`);

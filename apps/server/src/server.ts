@@ -24,7 +24,7 @@ export interface ServerOptions {
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = options.log ?? createLogger(config.logLevel, config.logFormat);
   const database = openDatabase(config.database);
   const applied = await migrateToLatest(database.db, database.dialect);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');

@@ -1,5 +1,6 @@
 // Station lifecycle over the real broker: a firmware-like client says welcome and pings, its last
 // will or a silence makes it offline, and credentials decide who may connect at all.
+import { createServer as createNetServer } from 'node:net';
 import { stationTopic } from '@tinygs/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
@@ -122,5 +123,21 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
     expect(await station(`Owned_GS@${intruder.id}`)).toBeUndefined();
     await reader.endAsync();
     await ownerClient.endAsync();
+  });
+});
+
+describe('broker start-up', () => {
+  it('refuses to start when an explicitly set MQTT_PORT is taken', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await expect(startTestServer('sqlite', { parts: [createNetworkPart()], env: { MQTT_PORT: String(port) } })).rejects.toThrow(
+        `MQTT_PORT ${port} is already in use`,
+      );
+    } finally {
+      blocker.close();
+    }
   });
 });
