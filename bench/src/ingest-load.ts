@@ -6,7 +6,13 @@ import { request } from 'node:http';
 import { lastWillTopic, stationSubscriptions, stationTopic } from '@tinygs/contracts';
 import { encodeDemoFrame } from '@tinygs/decoders';
 import mqtt, { type MqttClient } from 'mqtt';
-import { BENCH_LOAD_ENV, type ControlMessage, type LoadConfig, type LoadMessage, type LoadResult } from './ingest-protocol';
+import {
+  BENCH_LOAD_ENV,
+  type ControlMessage,
+  type LoadConfig,
+  type LoadMessage,
+  type LoadResult,
+} from './ingest-protocol';
 
 const config = JSON.parse(readFileSync(process.env[BENCH_LOAD_ENV] ?? '', 'utf8')) as LoadConfig;
 const send = (m: LoadMessage) => process.send?.(m);
@@ -36,7 +42,12 @@ async function connectAll(): Promise<Conn[]> {
           protocolVersion: 4,
           reconnectPeriod: 0,
           connectTimeout: 30_000,
-          will: { topic: lastWillTopic(s.user, s.name), payload: Buffer.from('0'), qos: 2, retain: false },
+          will: {
+            topic: lastWillTopic(s.user, s.name),
+            payload: Buffer.from('0'),
+            qos: 2,
+            retain: false,
+          },
         }),
       ),
     );
@@ -44,15 +55,29 @@ async function connectAll(): Promise<Conn[]> {
       clients.map(async (client, k) => {
         const s = group[k];
         if (!s) return;
-        await client.subscribeAsync(stationSubscriptions(s.user, s.name), { qos: 1 }).catch(() => undefined);
+        await client
+          .subscribeAsync(stationSubscriptions(s.user, s.name), { qos: 1 })
+          .catch(() => undefined);
         if (config.mode === 'ingest') {
           await client.publishAsync(
             stationTopic(s.user, s.name, 'tele', 'welcome'),
-            JSON.stringify({ station_location: s.location, tx: false, version: 2603242, sat: config.satellite.name, modem_conf: '{}' }),
+            JSON.stringify({
+              station_location: s.location,
+              tx: false,
+              version: 2603242,
+              sat: config.satellite.name,
+              modem_conf: '{}',
+            }),
             { qos: 1 },
           );
         }
-        conns.push({ client, id: `${s.name}@${s.user}`, topic: stationTopic(s.user, s.name, 'tele', 'rx'), location: s.location, pending: [] });
+        conns.push({
+          client,
+          id: `${s.name}@${s.user}`,
+          topic: stationTopic(s.user, s.name, 'tele', 'rx'),
+          location: s.location,
+          pending: [],
+        });
       }),
     );
   }
@@ -114,7 +139,13 @@ async function run(): Promise<void> {
 
   if (config.mode === 'raw') {
     const first = config.stations[0];
-    subscriber = await mqtt.connectAsync(config.mqttUrl, { clientId: 'bench-raw-subscriber', username: first?.user, password: first?.pass, protocolVersion: 4, reconnectPeriod: 0 });
+    subscriber = await mqtt.connectAsync(config.mqttUrl, {
+      clientId: 'bench-raw-subscriber',
+      username: first?.user,
+      password: first?.pass,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
     await subscriber.subscribeAsync('tinygs/+/+/tele/rx', { qos: 0 });
     subscriber.on('message', () => {
       received += 1;
@@ -133,12 +164,15 @@ async function run(): Promise<void> {
           end = buffer.indexOf('\n\n');
           if (!block.startsWith('event: new-packet')) continue;
           const now = Date.now();
-          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { stations: string[] };
+          const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as {
+            stations: string[];
+          };
           received += 1;
           if (loadRunning) receivedInWindow += 1;
           for (const id of data.stations) {
             const sentAt = byId.get(id)?.pending.shift();
-            if (sentAt !== undefined && sentAt - loadStartedAt >= config.warmupMs) latencies.push(now - sentAt);
+            if (sentAt !== undefined && sentAt - loadStartedAt >= config.warmupMs)
+              latencies.push(now - sentAt);
           }
         }
       });
@@ -151,7 +185,9 @@ async function run(): Promise<void> {
   }
 
   send({ type: 'ready', connectMs });
-  await new Promise<void>((resolve) => process.once('message', (m: ControlMessage) => m.type === 'go' && resolve()));
+  await new Promise<void>((resolve) =>
+    process.once('message', (m: ControlMessage) => m.type === 'go' && resolve()),
+  );
 
   let sent = 0;
   let skips = 0;
@@ -170,9 +206,12 @@ async function run(): Promise<void> {
       }
       // Raw mode is closed-loop (at most `rate` messages not yet delivered): it measures how fast the
       // broker passes messages on, not how fast this process can write into socket buffers.
-      const due = config.mode === 'raw' ? config.rate - (sent - received) : Math.floor((config.rate * elapsed) / 1000) - sent;
+      const due =
+        config.mode === 'raw'
+          ? config.rate - (sent - received)
+          : Math.floor((config.rate * elapsed) / 1000) - sent;
       let tried = 0;
-      for (let i = 0; i < due && tried < conns.length; ) {
+      for (let i = 0; i < due && tried < conns.length;) {
         const conn = conns[next];
         next = (next + 1) % conns.length;
         tried += 1;
@@ -206,7 +245,13 @@ async function run(): Promise<void> {
     receivedTotal: received,
     latencyMs:
       config.mode === 'ingest'
-        ? { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies.at(-1) ?? Number.NaN, samples: latencies.length }
+        ? {
+            p50: percentile(latencies, 50),
+            p90: percentile(latencies, 90),
+            p99: percentile(latencies, 99),
+            max: latencies.at(-1) ?? Number.NaN,
+            samples: latencies.length,
+          }
         : null,
     backpressureSkips: skips,
   };

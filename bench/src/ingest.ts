@@ -19,7 +19,14 @@ import { createNetworkPart } from '../../apps/server/src/network/part';
 import { readCounters } from '../../apps/server/src/repositories/counters';
 import { insertUser } from '../../apps/server/src/repositories/users';
 import { createServer } from '../../apps/server/src/server';
-import { BENCH_LOAD_ENV, type ControlMessage, type LoadConfig, type LoadMessage, type LoadResult, type LoadStation } from './ingest-protocol';
+import {
+  BENCH_LOAD_ENV,
+  type ControlMessage,
+  type LoadConfig,
+  type LoadMessage,
+  type LoadResult,
+  type LoadStation,
+} from './ingest-protocol';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -30,6 +37,7 @@ const { values } = parseArgs({
     // raw phase: messages published but not yet delivered to the subscriber, at most
     'raw-window': { type: 'string', default: '2000' },
     'raw-seconds': { type: 'string', default: '20' },
+    'flush-ms': { type: 'string', default: '50' },
   },
 });
 const STATIONS = Number(values.stations);
@@ -47,7 +55,12 @@ interface Observed {
 }
 
 /** Runs one load process; `onReady` decides when it may start, `sample` reads the stored count. */
-function runLoad(config: LoadConfig, dir: string, onReady: () => Promise<void>, sample: () => number): Promise<Observed> {
+function runLoad(
+  config: LoadConfig,
+  dir: string,
+  onReady: () => Promise<void>,
+  sample: () => number,
+): Promise<Observed> {
   const file = join(dir, `load-${config.mode}.json`);
   writeFileSync(file, JSON.stringify(config));
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'ingest-load.ts')], {
@@ -113,7 +126,10 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     SERVER_SECRET: SECRET,
   });
-  const server = await createServer(config, { log: pino({ level: 'warn' }), parts: [createNetworkPart()] });
+  const server = await createServer(config, {
+    log: pino({ level: 'warn' }),
+    parts: [createNetworkPart({ flushIntervalMs: Number(values['flush-ms']) })],
+  });
   try {
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = server.app.server.address();
@@ -134,9 +150,29 @@ async function main(): Promise<void> {
         description: '',
         longDescription: '',
         launchDate: null,
-        configurations: JSON.stringify([{ mode: 'LoRa', freq: SATELLITE.freq, sf: 10, cr: 5, bw: 125, sat: SATELLITE.name, NORAD: SATELLITE.norad }]),
+        configurations: JSON.stringify([
+          {
+            mode: 'LoRa',
+            freq: SATELLITE.freq,
+            sf: 10,
+            cr: 5,
+            bw: 125,
+            sat: SATELLITE.name,
+            NORAD: SATELLITE.norad,
+          },
+        ]),
         tle: JSON.stringify(
-          makeTleLines({ name: 'BENCH', noradId: SATELLITE.norad, epoch: now, inclinationDeg: 97.5, raanDeg: 10, eccentricity: 0.001, argPerigeeDeg: 0, meanAnomalyDeg: 0, meanMotionRevPerDay: 15.2 }),
+          makeTleLines({
+            name: 'BENCH',
+            noradId: SATELLITE.norad,
+            epoch: now,
+            inclinationDeg: 97.5,
+            raanDeg: 10,
+            eccentricity: 0.001,
+            argPerigeeDeg: 0,
+            meanAnomalyDeg: 0,
+            meanMotionRevPerDay: 15.2,
+          }),
         ),
         images: '[]',
         webTemplate: '',
@@ -154,19 +190,38 @@ async function main(): Promise<void> {
     for (let u = 0; u < Math.ceil(STATIONS / 10); u += 1) {
       const id = String(800_000_000_000 + u);
       const pass = `bench-pass-${u}`;
-      await insertUser(db, { id, email: null, mqttPasswordEnc: encryptSecret(pass, SECRET), createdAt: Date.now() });
+      await insertUser(db, {
+        id,
+        email: null,
+        mqttPasswordEnc: encryptSecret(pass, SECRET),
+        createdAt: Date.now(),
+      });
       for (let k = 0; k < 10 && stations.length < STATIONS; k += 1) {
-        stations.push({ user: id, pass, name: `Bench_${u}_${k}`, location: [-60 + Math.random() * 120, -180 + Math.random() * 360] });
+        stations.push({
+          user: id,
+          pass,
+          name: `Bench_${u}_${k}`,
+          location: [-60 + Math.random() * 120, -180 + Math.random() * 360],
+        });
       }
     }
     const base = { stations, warmupMs: 5_000, drainMs: 30_000, satellite: SATELLITE };
 
     let rawRun: Observed | null = null;
     if (RAW_SECONDS > 0) {
-      console.log(`raw broker pass-through: ${STATIONS} connections, ${RAW_SECONDS} s, as fast as it delivers ...`);
+      console.log(
+        `raw broker pass-through: ${STATIONS} connections, ${RAW_SECONDS} s, as fast as it delivers ...`,
+      );
       const raw = await rawBroker();
       rawRun = await runLoad(
-        { ...base, mode: 'raw', mqttUrl: `mqtt://127.0.0.1:${raw.port}`, sseUrl: null, rate: RAW_WINDOW, durationMs: RAW_SECONDS * 1000 },
+        {
+          ...base,
+          mode: 'raw',
+          mqttUrl: `mqtt://127.0.0.1:${raw.port}`,
+          sseUrl: null,
+          rate: RAW_WINDOW,
+          durationMs: RAW_SECONDS * 1000,
+        },
         dir,
         async () => undefined,
         () => 0,
@@ -177,7 +232,14 @@ async function main(): Promise<void> {
 
     console.log(`ingest: ${STATIONS} stations, ${SECONDS} s at ${RATE} receptions/s ...`);
     const ingestRun = await runLoad(
-      { ...base, mode: 'ingest', mqttUrl: `mqtt://127.0.0.1:${network.mqtt.port}`, sseUrl: `${httpUrl}/sse/events`, rate: RATE, durationMs: SECONDS * 1000 },
+      {
+        ...base,
+        mode: 'ingest',
+        mqttUrl: `mqtt://127.0.0.1:${network.mqtt.port}`,
+        sseUrl: `${httpUrl}/sse/events`,
+        rate: RATE,
+        durationMs: SECONDS * 1000,
+      },
       dir,
       async () => {
         // Every station's welcome must be stored before its receptions count.
@@ -190,7 +252,10 @@ async function main(): Promise<void> {
       () => network.metrics.receptionsStored,
     );
     await network.flush();
-    const storedRows = await db.selectFrom('receptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const storedRows = await db
+      .selectFrom('receptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const storedRate = ingestRun.storedInWindow / (ingestRun.windowMs / 1000);
     const latency = ingestRun.result.latencyMs;
     const report = {
@@ -208,6 +273,7 @@ async function main(): Promise<void> {
         sseEvents: ingestRun.result.receivedTotal,
         latencyMs: latency,
         backpressureSkips: ingestRun.result.backpressureSkips,
+        slowestBatchMs: Math.round(network.metrics.maxBatchMs),
         dropped: network.metrics.snapshot().dropped,
       },
       rawBroker: rawRun && {
@@ -232,7 +298,10 @@ async function main(): Promise<void> {
       'publish -> SSE p99 ms': { value: latency?.p99, goal: '< 250' },
       'raw broker pass-through /s': { value: report.rawBroker?.receivedPerSecond, goal: 'ceiling' },
       'stored / raw': { value: report.ratioToRaw, goal: '>= 0.333' },
-      'published / stored total': { value: `${report.ingest.published} / ${report.ingest.storedTotal}`, goal: 'equal' },
+      'published / stored total': {
+        value: `${report.ingest.published} / ${report.ingest.storedTotal}`,
+        goal: 'equal',
+      },
     });
     console.log(`written: ${join(resultsDir, 'ingest.json')}`);
   } finally {

@@ -88,7 +88,11 @@ export async function buildStation(
 }
 
 /** A plausible LEO TLE (97.5 degrees, ~15.2 rev/day) with its epoch now. */
-export function leoTle(name: string, noradId: number, options: { raanDeg?: number; meanAnomalyDeg?: number } = {}) {
+export function leoTle(
+  name: string,
+  noradId: number,
+  options: { raanDeg?: number; meanAnomalyDeg?: number } = {},
+) {
   return makeTleLines({
     name,
     noradId,
@@ -102,7 +106,11 @@ export function leoTle(name: string, noradId: number, options: { raanDeg?: numbe
   });
 }
 
-export async function setSatelliteTle(db: Kysely<Database>, satellite: string, tle: readonly [string, string, string] | null): Promise<void> {
+export async function setSatelliteTle(
+  db: Kysely<Database>,
+  satellite: string,
+  tle: readonly [string, string, string] | null,
+): Promise<void> {
   await db
     .updateTable('satellites')
     .set({ tle: tle ? JSON.stringify(tle) : null })

@@ -41,19 +41,40 @@ describe.each(DIALECTS)('station commands on %s', (dialect) => {
 
     await commands.tx(id, Uint8Array.from([0x00, 0xff, 0x10]));
     await commands.sat(id, 'Norbi', 46494);
-    await commands.begine(id, { mode: 'LoRa', freq: 436.703, sf: 10, bw: 250, cr: 5, sat: 'Norbi', NORAD: 46494 });
+    await commands.begine(id, {
+      mode: 'LoRa',
+      freq: 436.703,
+      sf: 10,
+      bw: 250,
+      cr: 5,
+      sat: 'Norbi',
+      NORAD: 46494,
+    });
     await waitFor(() => messages.length === 3);
-    expect(messages[0]).toEqual({ topic: stationTopic(user.id, 'Cmd_GS', 'cmnd', 'tx'), payload: Buffer.from([0x00, 0xff, 0x10]) });
+    expect(messages[0]).toEqual({
+      topic: stationTopic(user.id, 'Cmd_GS', 'cmnd', 'tx'),
+      payload: Buffer.from([0x00, 0xff, 0x10]),
+    });
     expect(JSON.parse(messages[1]?.payload.toString() ?? '')).toEqual(['Norbi', 46494]);
-    expect(JSON.parse(messages[2]?.payload.toString() ?? '')).toMatchObject({ mode: 'LoRa', freq: 436.703, sat: 'Norbi' });
+    expect(JSON.parse(messages[2]?.payload.toString() ?? '')).toMatchObject({
+      mode: 'LoRa',
+      freq: 436.703,
+      sat: 'Norbi',
+    });
 
     // The station answers cmnd/status with stat/status.
     client.on('message', (topic) => {
       if (topic.endsWith('/cmnd/status')) {
-        client.publish(stationTopic(user.id, 'Cmd_GS', 'stat', 'status'), JSON.stringify({ version: 2603242, satellite: 'Norbi', frequency: 436.703 }));
+        client.publish(
+          stationTopic(user.id, 'Cmd_GS', 'stat', 'status'),
+          JSON.stringify({ version: 2603242, satellite: 'Norbi', frequency: 436.703 }),
+        );
       }
     });
-    await expect(commands.status(id, 3_000)).resolves.toMatchObject({ satellite: 'Norbi', frequency: 436.703 });
+    await expect(commands.status(id, 3_000)).resolves.toMatchObject({
+      satellite: 'Norbi',
+      frequency: 436.703,
+    });
 
     await buildStation(db(), { userId: user.id, name: 'Sleeping_GS' });
     await expect(commands.reset(`Sleeping_GS@${user.id}`)).rejects.toBeInstanceOf(NotOnlineError);
@@ -70,15 +91,38 @@ describe.each(DIALECTS)('station commands on %s', (dialect) => {
     const point = subSatellitePoint(parseTle(tle), Date.now());
     if (!point) throw new Error('test TLE does not propagate');
     const user = await buildUser(db());
-    const client = await connectStation(server, user, 'Tune_GS', { station_location: [point.lat, point.lng], sat: 'FEES' });
+    const client = await connectStation(server, user, 'Tune_GS', {
+      station_location: [point.lat, point.lng],
+      sat: 'FEES',
+    });
     const messages = collect(client);
     const id = `Tune_GS@${user.id}`;
-    await waitFor(async () => (await db().selectFrom('stations').select('status').where('id', '=', id).executeTakeFirst())?.status === 1);
+    await waitFor(
+      async () =>
+        (await db().selectFrom('stations').select('status').where('id', '=', id).executeTakeFirst())
+          ?.status === 1,
+    );
     await db().updateTable('stations').set({ autoTune: 433 }).where('id', '=', id).execute();
 
-    const begine = await waitFor(() => messages.find((m) => m.topic === stationTopic(user.id, 'Tune_GS', 'cmnd', 'begine')));
-    expect(JSON.parse(begine.payload.toString())).toMatchObject({ mode: 'LoRa', freq: 436.703, sat: 'Norbi', NORAD: 46494 });
-    await waitFor(async () => (await db().selectFrom('stations').select('satellite').where('id', '=', id).executeTakeFirst())?.satellite === 'Norbi');
+    const begine = await waitFor(() =>
+      messages.find((m) => m.topic === stationTopic(user.id, 'Tune_GS', 'cmnd', 'begine')),
+    );
+    expect(JSON.parse(begine.payload.toString())).toMatchObject({
+      mode: 'LoRa',
+      freq: 436.703,
+      sat: 'Norbi',
+      NORAD: 46494,
+    });
+    await waitFor(
+      async () =>
+        (
+          await db()
+            .selectFrom('stations')
+            .select('satellite')
+            .where('id', '=', id)
+            .executeTakeFirst()
+        )?.satellite === 'Norbi',
+    );
     // Already on the best satellite: no further retune.
     await new Promise((r) => setTimeout(r, 400));
     expect(messages.filter((m) => m.topic.endsWith('/cmnd/begine'))).toHaveLength(1);

@@ -1,7 +1,12 @@
 // Station-side helpers for the network suites: real MQTT clients speaking the firmware protocol
 // (PROTOCOL.md) to the listening broker, and payload builders with firmware field names.
 import { request, type IncomingMessage } from 'node:http';
-import { LAST_WILL_PAYLOAD, lastWillTopic, stationSubscriptions, stationTopic } from '@tinygs/contracts';
+import {
+  LAST_WILL_PAYLOAD,
+  lastWillTopic,
+  stationSubscriptions,
+  stationTopic,
+} from '@tinygs/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import realFrames from '../src/simulator/real-frames.json';
 import type { TestServer } from './harness';
@@ -28,7 +33,14 @@ export async function connectAs(
     connectTimeout: 5_000,
     clientId: `test${Math.random().toString(16).slice(2, 14)}`,
     ...(will
-      ? { will: { topic: lastWillTopic(will.userId, will.station), payload: Buffer.from(LAST_WILL_PAYLOAD), qos: 2, retain: false } }
+      ? {
+          will: {
+            topic: lastWillTopic(will.userId, will.station),
+            payload: Buffer.from(LAST_WILL_PAYLOAD),
+            qos: 2,
+            retain: false,
+          },
+        }
       : {}),
   });
 }
@@ -40,9 +52,17 @@ export async function connectStation(
   station: string,
   welcome: Record<string, unknown> = {},
 ): Promise<MqttClient> {
-  const client = await connectAs(server, { username: user.id, password: user.password }, { userId: user.id, station });
+  const client = await connectAs(
+    server,
+    { username: user.id, password: user.password },
+    { userId: user.id, station },
+  );
   await client.subscribeAsync(stationSubscriptions(user.id, station), { qos: 1 });
-  await client.publishAsync(stationTopic(user.id, station, 'tele', 'welcome'), JSON.stringify(welcomePayload(welcome)), { qos: 1 });
+  await client.publishAsync(
+    stationTopic(user.id, station, 'tele', 'welcome'),
+    JSON.stringify(welcomePayload(welcome)),
+    { qos: 1 },
+  );
   return client;
 }
 
@@ -55,7 +75,8 @@ export function welcomePayload(overrides: Record<string, unknown> = {}): Record<
     git_version: 'v2603242',
     sat: 'Norbi',
     ip: '192.168.1.50',
-    modem_conf: '{"mode":"LoRa","freq":436.703,"bw":250,"sf":10,"cr":5,"sw":18,"pwr":5,"cl":120,"pl":8,"gain":0,"crc":true,"fldro":1,"sat":"Norbi","NORAD":46494}',
+    modem_conf:
+      '{"mode":"LoRa","freq":436.703,"bw":250,"sf":10,"cr":5,"sw":18,"pwr":5,"cl":120,"pl":8,"gain":0,"crc":true,"fldro":1,"sat":"Norbi","NORAD":46494}',
     board: 1,
     mac: 'A1B2C3D4E5F6',
     seconds: 12,
@@ -92,8 +113,15 @@ export function rxPayload(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
-export async function publishTele(client: MqttClient, user: BuiltUser, station: string, name: string, payload: unknown): Promise<void> {
-  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+export async function publishTele(
+  client: MqttClient,
+  user: BuiltUser,
+  station: string,
+  name: string,
+  payload: unknown,
+): Promise<void> {
+  const body =
+    typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   await client.publishAsync(stationTopic(user.id, station, 'tele', name), body, { qos: 1 });
 }
 
@@ -110,7 +138,10 @@ export async function subscribeCodes(client: MqttClient, topic: string): Promise
 }
 
 /** Polls until `probe` returns something truthy. */
-export async function waitFor<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 5_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -133,28 +164,37 @@ export interface SseEvent {
 }
 
 /** Opens GET /sse/events and collects the named events it receives. */
-export async function openEventStream(url: string): Promise<{ events: SseEvent[]; response: IncomingMessage; close(): void }> {
+export async function openEventStream(
+  url: string,
+): Promise<{ events: SseEvent[]; response: IncomingMessage; close(): void }> {
   const events: SseEvent[] = [];
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/sse/events`, { headers: { accept: 'text/event-stream' } }, (response) => {
-      let buffer = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split('\n');
-          const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-          const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-          if (event) events.push({ event, data });
-          end = buffer.indexOf('\n\n');
-        }
-      });
-      response.on('error', () => undefined);
-      resolve({ events, response, close: () => req.destroy() });
-    });
+    const req = request(
+      `${url}/sse/events`,
+      { headers: { accept: 'text/event-stream' } },
+      (response) => {
+        let buffer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end = buffer.indexOf('\n\n');
+          while (end >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const lines = block.split('\n');
+            const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
+            const data = lines
+              .filter((l) => l.startsWith('data: '))
+              .map((l) => l.slice(6))
+              .join('\n');
+            if (event) events.push({ event, data });
+            end = buffer.indexOf('\n\n');
+          }
+        });
+        response.on('error', () => undefined);
+        resolve({ events, response, close: () => req.destroy() });
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -7,7 +7,14 @@ import { createNetworkPart } from '../src/network/part';
 import { readCounters } from '../src/repositories/counters';
 import { buildUser, leoTle, setSatelliteTle, type BuiltUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
-import { NORBI_FRAME, NORBI_FRAME_2, connectStation, publishTele, rxPayload, waitFor } from './network-helpers';
+import {
+  NORBI_FRAME,
+  NORBI_FRAME_2,
+  connectStation,
+  publishTele,
+  rxPayload,
+  waitFor,
+} from './network-helpers';
 
 const b64 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
 
@@ -19,10 +26,18 @@ describe.each(DIALECTS)('ingest of tele/rx on %s', (dialect) => {
   let nearLocation: [number, number];
   let farLocation: [number, number];
   const db = () => server.ctx.database.db;
-  const packetsOf = (satellite: string) => db().selectFrom('packets').selectAll().where('satellite', '=', satellite).orderBy('serverTime').execute();
+  const packetsOf = (satellite: string) =>
+    db()
+      .selectFrom('packets')
+      .selectAll()
+      .where('satellite', '=', satellite)
+      .orderBy('serverTime')
+      .execute();
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { parts: [createNetworkPart({ flushIntervalMs: 20 })] });
+    server = await startTestServer(dialect, {
+      parts: [createNetworkPart({ flushIntervalMs: 20 })],
+    });
     const tle = leoTle('NORBI', 46494);
     await setSatelliteTle(db(), 'Norbi', tle);
     await server.ctx.services.network?.catalogue.refresh();
@@ -43,14 +58,36 @@ describe.each(DIALECTS)('ingest of tele/rx on %s', (dialect) => {
   });
 
   it('merges two stations hearing the same frame into one decoded packet with orbit facts', async () => {
-    await publishTele(near, user, 'Near_GS', 'rx', rxPayload({ station_location: nearLocation, data: NORBI_FRAME, rssi: -100 }));
-    await publishTele(far, user, 'Far_GS', 'rx', rxPayload({ station_location: farLocation, data: NORBI_FRAME, rssi: -118 }));
+    await publishTele(
+      near,
+      user,
+      'Near_GS',
+      'rx',
+      rxPayload({ station_location: nearLocation, data: NORBI_FRAME, rssi: -100 }),
+    );
+    await publishTele(
+      far,
+      user,
+      'Far_GS',
+      'rx',
+      rxPayload({ station_location: farLocation, data: NORBI_FRAME, rssi: -118 }),
+    );
     const [packet] = await waitFor(async () => {
       const rows = await packetsOf('Norbi');
       return rows.length === 1 && rows[0]?.stationNumber === 2 && rows;
     });
     if (!packet) throw new Error('no packet');
-    expect(packet).toMatchObject({ raw: NORBI_FRAME, mode: 'LoRa', freq: 436.703, sf: 10, cr: 5, bw: 250, norad: 46494, crcError: 0, isTest: 0 });
+    expect(packet).toMatchObject({
+      raw: NORBI_FRAME,
+      mode: 'LoRa',
+      freq: 436.703,
+      sf: 10,
+      cr: 5,
+      bw: 250,
+      norad: 46494,
+      crcError: 0,
+      isTest: 0,
+    });
     const parsed = JSON.parse(packet.parsed ?? 'null') as { payload: { tinygsTxPower: number } };
     expect(parsed.payload.tinygsTxPower).toBeTypeOf('number');
     expect(packet.txPowerMw).toBe(parsed.payload.tinygsTxPower);
@@ -60,7 +97,12 @@ describe.each(DIALECTS)('ingest of tele/rx on %s', (dialect) => {
     expect([0, 1]).toContain(packet.sunLit);
     expect(packet.eclipseDepth).toBeTypeOf('number');
 
-    const receptions = await db().selectFrom('receptions').selectAll().where('packetId', '=', packet.id).orderBy('rssi', 'desc').execute();
+    const receptions = await db()
+      .selectFrom('receptions')
+      .selectAll()
+      .where('packetId', '=', packet.id)
+      .orderBy('rssi', 'desc')
+      .execute();
     expect(receptions.map((r) => r.stationId)).toEqual([`Near_GS@${user.id}`, `Far_GS@${user.id}`]);
     const [n, f] = receptions;
     expect(n?.elevation).toBeGreaterThan(70);
@@ -75,22 +117,48 @@ describe.each(DIALECTS)('ingest of tele/rx on %s', (dialect) => {
       expect(r).toMatchObject({ crcError: 0, frequencyError: 1250.5, userId: user.id });
     }
 
-    const sat = await db().selectFrom('satellites').selectAll().where('name', '=', 'Norbi').executeTakeFirstOrThrow();
+    const sat = await db()
+      .selectFrom('satellites')
+      .selectAll()
+      .where('name', '=', 'Norbi')
+      .executeTakeFirstOrThrow();
     expect(sat).toMatchObject({ frames: 2, confirmedPackets: 1 });
     expect(sat.lastPacketTime).toBeGreaterThan(Date.now() - 10_000);
-    const nearRow = await db().selectFrom('stations').selectAll().where('id', '=', `Near_GS@${user.id}`).executeTakeFirstOrThrow();
+    const nearRow = await db()
+      .selectFrom('stations')
+      .selectAll()
+      .where('id', '=', `Near_GS@${user.id}`)
+      .executeTakeFirstOrThrow();
     expect(nearRow).toMatchObject({ telemetryPackets: 1, confirmedPackets: 1 });
     expect(nearRow.recordDistanceKm).toBeGreaterThan(0);
     expect(nearRow.lastPacketTime).toBeGreaterThan(Date.now() - 10_000);
-    const daily = await db().selectFrom('stationDailyStats').selectAll().where('satellite', '=', 'Norbi').execute();
+    const daily = await db()
+      .selectFrom('stationDailyStats')
+      .selectAll()
+      .where('satellite', '=', 'Norbi')
+      .execute();
     expect(daily).toHaveLength(2);
-    expect(daily.every((d) => d.frames === 1 && d.day === new Date().toISOString().slice(0, 10))).toBe(true);
+    expect(
+      daily.every((d) => d.frames === 1 && d.day === new Date().toISOString().slice(0, 10)),
+    ).toBe(true);
     const counters = await readCounters(db());
     expect(counters).toMatchObject({ packets: 1, receptions: 2 });
 
     // Other bytes are another packet; the same station repeating a frame is not a second reception.
-    await publishTele(near, user, 'Near_GS', 'rx', rxPayload({ station_location: nearLocation, data: NORBI_FRAME_2 }));
-    await publishTele(near, user, 'Near_GS', 'rx', rxPayload({ station_location: nearLocation, data: NORBI_FRAME_2 }));
+    await publishTele(
+      near,
+      user,
+      'Near_GS',
+      'rx',
+      rxPayload({ station_location: nearLocation, data: NORBI_FRAME_2 }),
+    );
+    await publishTele(
+      near,
+      user,
+      'Near_GS',
+      'rx',
+      rxPayload({ station_location: nearLocation, data: NORBI_FRAME_2 }),
+    );
     await waitFor(async () => (await packetsOf('Norbi')).length === 2);
     await server.ctx.services.network?.flush();
     expect((await packetsOf('Norbi'))[1]?.stationNumber).toBe(1);
@@ -99,35 +167,93 @@ describe.each(DIALECTS)('ingest of tele/rx on %s', (dialect) => {
 
   it('keeps CRC-error frames as flagged receptions, counted apart and never merged', async () => {
     const before = await readCounters(db());
-    const crc = { satellite: 'FEES', NORAD: 48082, frequency: 437.2, crc_error: true, data: b64('Error_CRC') };
-    await publishTele(near, user, 'Near_GS', 'rx', rxPayload({ ...crc, station_location: nearLocation }));
-    await publishTele(far, user, 'Far_GS', 'rx', rxPayload({ ...crc, station_location: farLocation }));
-    const rows = await waitFor(async () => {
-      const r = await packetsOf('FEES');
-      return r.length === 2 && r;
-    });
-    expect(rows.every((p) => p.crcError === 1 && p.parsed === null && p.stationNumber === 1)).toBe(true);
-    const after = await readCounters(db());
-    expect(after.crcErrors - before.crcErrors).toBe(2);
-    expect(after.packets).toBe(before.packets);
-    const fees = await db().selectFrom('satellites').select(['frames', 'confirmedPackets']).where('name', '=', 'FEES').executeTakeFirstOrThrow();
-    expect(fees).toEqual({ frames: 0, confirmedPackets: 0 });
-    const nearRow = await db().selectFrom('stations').select('crcErrors').where('id', '=', `Near_GS@${user.id}`).executeTakeFirstOrThrow();
-    expect(nearRow.crcErrors).toBe(1);
-  });
-
-  it('flags test frames and stores FSK receptions with their modem fields', async () => {
-    await publishTele(near, user, 'Near_GS', 'rx', rxPayload({ station_location: nearLocation, satellite: 'Norbi', data: b64('TinyGS-test hello') }));
+    const crc = {
+      satellite: 'FEES',
+      NORAD: 48082,
+      frequency: 437.2,
+      crc_error: true,
+      data: b64('Error_CRC'),
+    };
     await publishTele(
       near,
       user,
       'Near_GS',
       'rx',
-      rxPayload({ mode: 'FSK', satellite: 'Avocet', NORAD: 98112, frequency: 145.92, bitrate: 9.6, freqdev: 3, rxBw: 25, sf: undefined, cr: undefined, bw: undefined, data: b64('not a demo frame') }),
+      rxPayload({ ...crc, station_location: nearLocation }),
+    );
+    await publishTele(
+      far,
+      user,
+      'Far_GS',
+      'rx',
+      rxPayload({ ...crc, station_location: farLocation }),
+    );
+    const rows = await waitFor(async () => {
+      const r = await packetsOf('FEES');
+      return r.length === 2 && r;
+    });
+    expect(rows.every((p) => p.crcError === 1 && p.parsed === null && p.stationNumber === 1)).toBe(
+      true,
+    );
+    const after = await readCounters(db());
+    expect(after.crcErrors - before.crcErrors).toBe(2);
+    expect(after.packets).toBe(before.packets);
+    const fees = await db()
+      .selectFrom('satellites')
+      .select(['frames', 'confirmedPackets'])
+      .where('name', '=', 'FEES')
+      .executeTakeFirstOrThrow();
+    expect(fees).toEqual({ frames: 0, confirmedPackets: 0 });
+    const nearRow = await db()
+      .selectFrom('stations')
+      .select('crcErrors')
+      .where('id', '=', `Near_GS@${user.id}`)
+      .executeTakeFirstOrThrow();
+    expect(nearRow.crcErrors).toBe(1);
+  });
+
+  it('flags test frames and stores FSK receptions with their modem fields', async () => {
+    await publishTele(
+      near,
+      user,
+      'Near_GS',
+      'rx',
+      rxPayload({
+        station_location: nearLocation,
+        satellite: 'Norbi',
+        data: b64('TinyGS-test hello'),
+      }),
+    );
+    await publishTele(
+      near,
+      user,
+      'Near_GS',
+      'rx',
+      rxPayload({
+        mode: 'FSK',
+        satellite: 'Avocet',
+        NORAD: 98112,
+        frequency: 145.92,
+        bitrate: 9.6,
+        freqdev: 3,
+        rxBw: 25,
+        sf: undefined,
+        cr: undefined,
+        bw: undefined,
+        data: b64('not a demo frame'),
+      }),
     );
     const test = await waitFor(async () => (await packetsOf('Norbi')).find((p) => p.isTest === 1));
     expect(test.parsed).toBeNull();
     const fsk = await waitFor(async () => (await packetsOf('Avocet'))[0]);
-    expect(fsk).toMatchObject({ mode: 'FSK', bitrate: 9.6, freqDev: 3, rxBw: 25, sf: null, bw: null, parsed: null });
+    expect(fsk).toMatchObject({
+      mode: 'FSK',
+      bitrate: 9.6,
+      freqDev: 3,
+      rxBw: 25,
+      sf: null,
+      bw: null,
+      parsed: null,
+    });
   });
 });

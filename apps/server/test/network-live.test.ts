@@ -5,13 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
 import { buildUser, leoTle, setSatelliteTle } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
-import { connectStation, openEventStream, publishTele, rxPayload, waitFor } from './network-helpers';
+import {
+  connectStation,
+  openEventStream,
+  publishTele,
+  rxPayload,
+  waitFor,
+} from './network-helpers';
 
 describe.each(DIALECTS)('live events on %s', (dialect) => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { listen: true, parts: [createNetworkPart({ flushIntervalMs: 20 })] });
+    server = await startTestServer(dialect, {
+      listen: true,
+      parts: [createNetworkPart({ flushIntervalMs: 20 })],
+    });
     await setSatelliteTle(server.ctx.database.db, 'Norbi', leoTle('NORBI', 46494));
     await server.ctx.services.network?.catalogue.refresh();
   });
@@ -37,9 +46,17 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
       const e = stream.events.find((ev) => ev.event === 'new-packet');
       return e && NewPacketEventSchema.parse(JSON.parse(e.data));
     });
-    expect(event).toMatchObject({ satellite: 'Norby', satelliteName: 'Norbi', stations: [stationId] });
+    expect(event).toMatchObject({
+      satellite: 'Norby',
+      satelliteName: 'Norbi',
+      stations: [stationId],
+    });
     expect(event.satPos.alt).toBeGreaterThan(300);
-    const stored = await server.ctx.database.db.selectFrom('packets').select(['id', 'satellite']).where('id', '=', event.packetId).executeTakeFirst();
+    const stored = await server.ctx.database.db
+      .selectFrom('packets')
+      .select(['id', 'satellite'])
+      .where('id', '=', event.packetId)
+      .executeTakeFirst();
     expect(stored).toEqual({ id: event.packetId, satellite: 'Norbi' });
 
     stream.close();
@@ -52,8 +69,18 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
     leaving.close();
     const user = await buildUser(server.ctx.database.db);
     const station = await connectStation(server, user, 'Live2_GS');
-    await publishTele(station, user, 'Live2_GS', 'rx', rxPayload({ data: Buffer.from('second live frame').toString('base64') }));
-    await waitFor(() => staying.events.some((e) => e.event === 'new-packet' && e.data.includes(`Live2_GS@${user.id}`)));
+    await publishTele(
+      station,
+      user,
+      'Live2_GS',
+      'rx',
+      rxPayload({ data: Buffer.from('second live frame').toString('base64') }),
+    );
+    await waitFor(() =>
+      staying.events.some(
+        (e) => e.event === 'new-packet' && e.data.includes(`Live2_GS@${user.id}`),
+      ),
+    );
     staying.close();
     await station.endAsync();
   });

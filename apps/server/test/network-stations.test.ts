@@ -8,16 +8,29 @@ import { readCounters } from '../src/repositories/counters';
 import { listStationListItems } from '../src/repositories/stations';
 import { buildUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
-import { closed, connectAs, connectStation, publishTele, subscribeCodes, waitFor } from './network-helpers';
+import {
+  closed,
+  connectAs,
+  connectStation,
+  publishTele,
+  subscribeCodes,
+  waitFor,
+} from './network-helpers';
 
 describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
   let server: TestServer;
   const station = async (id: string) =>
-    server.ctx.database.db.selectFrom('stations').selectAll().where('id', '=', id).executeTakeFirst();
+    server.ctx.database.db
+      .selectFrom('stations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
 
   beforeAll(async () => {
     server = await startTestServer(dialect, {
-      parts: [createNetworkPart({ flushIntervalMs: 20, offlineSweepMs: 100, offlineAfterMs: 1_500 })],
+      parts: [
+        createNetworkPart({ flushIntervalMs: 20, offlineSweepMs: 100, offlineAfterMs: 1_500 }),
+      ],
     });
   });
   afterAll(async () => {
@@ -26,8 +39,14 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
 
   it('creates the station on welcome and shows it online in the station list', async () => {
     const user = await buildUser(server.ctx.database.db);
-    const client = await connectStation(server, user, 'Welcome_GS', { station_location: [51.5, -0.12], version: 2603242 });
-    const row = await waitFor(async () => (await station(`Welcome_GS@${user.id}`))?.status === 1 && station(`Welcome_GS@${user.id}`));
+    const client = await connectStation(server, user, 'Welcome_GS', {
+      station_location: [51.5, -0.12],
+      version: 2603242,
+    });
+    const row = await waitFor(
+      async () =>
+        (await station(`Welcome_GS@${user.id}`))?.status === 1 && station(`Welcome_GS@${user.id}`),
+    );
     expect(row).toMatchObject({
       name: 'Welcome_GS',
       userId: user.id,
@@ -42,12 +61,22 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
     expect(row.lastSeen).toBeGreaterThan(Date.now() - 10_000);
 
     const list = await listStationListItems(server.ctx.database.db);
-    expect(list.find((s) => s.name === 'Welcome_GS')).toMatchObject({ userId: user.id, status: 1, location: [51.5, -0.12], satDisplayName: 'Norby' });
+    expect(list.find((s) => s.name === 'Welcome_GS')).toMatchObject({
+      userId: user.id,
+      status: 1,
+      location: [51.5, -0.12],
+      satDisplayName: 'Norby',
+    });
     const counters = await readCounters(server.ctx.database.db);
     expect(counters.stations).toBeGreaterThanOrEqual(1);
     expect(counters.members).toBeGreaterThanOrEqual(1);
 
-    await publishTele(client, user, 'Welcome_GS', 'ping', { RSSI: -67, radio: 0, Vbat: 4.05, Mem: 110000 });
+    await publishTele(client, user, 'Welcome_GS', 'ping', {
+      RSSI: -67,
+      radio: 0,
+      Vbat: 4.05,
+      Mem: 110000,
+    });
     await waitFor(async () => (await station(`Welcome_GS@${user.id}`))?.wifiRssi === -67);
     expect((await station(`Welcome_GS@${user.id}`))?.radioStatus).toBe(0);
     await client.endAsync();
@@ -84,9 +113,13 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
 
   it('refuses wrong or missing credentials at CONNECT', async () => {
     const user = await buildUser(server.ctx.database.db);
-    await expect(connectAs(server, { username: user.id, password: 'not-the-password' })).rejects.toThrow(/Bad username or password|Not authorized/i);
+    await expect(
+      connectAs(server, { username: user.id, password: 'not-the-password' }),
+    ).rejects.toThrow(/Bad username or password|Not authorized/i);
     await expect(connectAs(server, {})).rejects.toThrow(/Bad username or password|Not authorized/i);
-    await expect(connectAs(server, { username: '999999999999', password: 'x' })).rejects.toThrow(/Bad username or password|Not authorized/i);
+    await expect(connectAs(server, { username: '999999999999', password: 'x' })).rejects.toThrow(
+      /Bad username or password|Not authorized/i,
+    );
     const ok = await connectAs(server, { username: user.id, password: user.password });
     expect(ok.connected).toBe(true);
     await ok.endAsync();
@@ -101,7 +134,9 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
 
     // Reading the owner's commands is refused in the SUBACK; commands never reach the intruder.
     const reader = await connectAs(server, { username: intruder.id, password: intruder.password });
-    expect(await subscribeCodes(reader, stationTopic(owner.id, 'Owned_GS', 'cmnd', '#'))).toEqual([128]);
+    expect(await subscribeCodes(reader, stationTopic(owner.id, 'Owned_GS', 'cmnd', '#'))).toEqual([
+      128,
+    ]);
     expect(await subscribeCodes(reader, 'tinygs/#')).toEqual([128]);
     expect(await subscribeCodes(reader, `tinygs/${owner.id}/+/cmnd/#`)).toEqual([128]);
     expect(await subscribeCodes(reader, 'tinygs/global/#')).toEqual([1]);
@@ -116,7 +151,11 @@ describe.each(DIALECTS)('station lifecycle on %s', (dialect) => {
     // Publishing as the owner's station is refused: the connection is closed, nothing changes.
     const writer = await connectAs(server, { username: intruder.id, password: intruder.password });
     const gone = closed(writer);
-    writer.publish(stationTopic(owner.id, 'Owned_GS', 'tele', 'welcome'), JSON.stringify({ station_location: [0, 0], tx: false, version: 1 }), { qos: 0 });
+    writer.publish(
+      stationTopic(owner.id, 'Owned_GS', 'tele', 'welcome'),
+      JSON.stringify({ station_location: [0, 0], tx: false, version: 1 }),
+      { qos: 0 },
+    );
     await gone;
     await server.ctx.services.network?.flush();
     expect(await station(ownedId)).toMatchObject({ version: 2603242, status: 1 });
@@ -133,9 +172,12 @@ describe('broker start-up', () => {
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      await expect(startTestServer('sqlite', { parts: [createNetworkPart()], env: { MQTT_PORT: String(port) } })).rejects.toThrow(
-        `MQTT_PORT ${port} is already in use`,
-      );
+      await expect(
+        startTestServer('sqlite', {
+          parts: [createNetworkPart()],
+          env: { MQTT_PORT: String(port) },
+        }),
+      ).rejects.toThrow(`MQTT_PORT ${port} is already in use`);
     } finally {
       blocker.close();
     }

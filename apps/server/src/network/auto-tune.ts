@@ -35,7 +35,13 @@ export function chooseSatellite(
     const configuration = satellite.configurations[0];
     if (satellite.status !== 'Supported' || !satellite.tle || !configuration) continue;
     if (bandOfFrequency(configuration.freq) !== station.band) continue;
-    const peak = maxElevationWithin(satellite.tle, observer, atMs, lookaheadMinutes, ELEVATION_STEP_S);
+    const peak = maxElevationWithin(
+      satellite.tle,
+      observer,
+      atMs,
+      lookaheadMinutes,
+      ELEVATION_STEP_S,
+    );
     if (!peak || peak.maxElevationDeg <= 0) continue;
     if (!best || peak.maxElevationDeg > best.maxElevationDeg) {
       best = { satellite, configuration, maxElevationDeg: peak.maxElevationDeg };
@@ -54,7 +60,11 @@ async function tuneAll(ctx: AppContext, lookaheadMinutes: number): Promise<numbe
     if (!commands.isOnline(station.id)) continue;
     const choice = chooseSatellite(station, satellites, now, lookaheadMinutes);
     if (!choice || choice.satellite.name === station.satellite) continue;
-    const modem = { ...choice.configuration, sat: choice.satellite.name, NORAD: choice.satellite.norad ?? choice.configuration.NORAD };
+    const modem = {
+      ...choice.configuration,
+      sat: choice.satellite.name,
+      NORAD: choice.satellite.norad ?? choice.configuration.NORAD,
+    };
     try {
       await commands.begine(station.id, modem);
     } catch (err) {

@@ -98,7 +98,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         done(new Error(`publish to ${packet.topic} not allowed`));
         return;
       }
-      const size = Buffer.byteLength(packet.topic) + (typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length);
+      const size =
+        Buffer.byteLength(packet.topic) +
+        (typeof packet.payload === 'string'
+          ? Buffer.byteLength(packet.payload)
+          : packet.payload.length);
       if (size > options.maxPacketBytes) {
         options.onOversize(client, size);
         done(new Error('packet too large'));
@@ -120,15 +124,23 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   aedes.on('publish', (packet, client) => {
     if (!client || !userOf.has(client)) return;
     try {
-      options.onMessage(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), client);
+      options.onMessage(
+        packet.topic,
+        Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+        client,
+      );
     } catch (err) {
       // Nothing a station sends may take the broker down.
       log.error({ err, topic: packet.topic }, 'station message handler failed');
     }
   });
   aedes.on('clientDisconnect', (client) => options.onClientGone(client));
-  aedes.on('clientError', (client, err) => log.debug({ err: err.message, clientId: client.id }, 'MQTT client error'));
-  aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'MQTT connection error'));
+  aedes.on('clientError', (client, err) =>
+    log.debug({ err: err.message, clientId: client.id }, 'MQTT client error'),
+  );
+  aedes.on('connectionError', (_client, err) =>
+    log.debug({ err: err.message }, 'MQTT connection error'),
+  );
 
   const sockets = new Set<Socket>();
   const handle = (socket: Socket) => {
@@ -150,14 +162,19 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     } catch (err) {
       if (!isAddressInUse(err)) throw err;
       port = await listen(tcp, 0, options.host);
-      log.warn(`MQTT port ${DEFAULT_MQTT_PORT} is in use; the broker listens on ${port} instead (set MQTT_PORT to choose)`);
+      log.warn(
+        `MQTT port ${DEFAULT_MQTT_PORT} is in use; the broker listens on ${port} instead (set MQTT_PORT to choose)`,
+      );
     }
   } else {
     try {
       port = await listen(tcp, options.port, options.host);
     } catch (err) {
       aedes.close();
-      if (isAddressInUse(err)) throw new Error(`MQTT_PORT ${options.port} is already in use: stop the other broker or choose another port`);
+      if (isAddressInUse(err))
+        throw new Error(
+          `MQTT_PORT ${options.port} is already in use: stop the other broker or choose another port`,
+        );
       throw err;
     }
   }
@@ -165,17 +182,24 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   let tlsServer: NetServer | null = null;
   let tlsPort: number | null = null;
   if (options.tls) {
-    tlsServer = createTlsServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, handle as (s: Socket) => void);
+    tlsServer = createTlsServer(
+      { cert: pem(options.tls.cert), key: pem(options.tls.key) },
+      handle as (s: Socket) => void,
+    );
     try {
       tlsPort = await listen(tlsServer, options.tls.port, options.host);
     } catch (err) {
       tcp.close();
       aedes.close();
-      if (isAddressInUse(err)) throw new Error(`MQTT_TLS_PORT ${options.tls.port} is already in use`);
+      if (isAddressInUse(err))
+        throw new Error(`MQTT_TLS_PORT ${options.tls.port} is already in use`);
       throw err;
     }
   }
-  log.info({ port, tlsPort }, `MQTT broker listening on ${options.host}:${port}${tlsPort ? ` (TLS ${tlsPort})` : ''}`);
+  log.info(
+    { port, tlsPort },
+    `MQTT broker listening on ${options.host}:${port}${tlsPort ? ` (TLS ${tlsPort})` : ''}`,
+  );
 
   return {
     aedes,
@@ -183,14 +207,18 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     tlsPort,
     publish(topic, payload) {
       return new Promise((resolve, reject) => {
-        aedes.publish({ cmd: 'publish', topic, payload, qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve()));
+        aedes.publish(
+          { cmd: 'publish', topic, payload, qos: 1, retain: false, dup: false },
+          (err) => (err ? reject(err) : resolve()),
+        );
       });
     },
     disconnect(client) {
       client.close();
     },
     async close() {
-      const closed = (server: NetServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = (server: NetServer) =>
+        new Promise<void>((resolve) => server.close(() => resolve()));
       const waits = [closed(tcp), ...(tlsServer ? [closed(tlsServer)] : [])];
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -128,7 +128,8 @@ export class StationCommands implements CommandService {
 
   /** `stat/{command}` arrived: 0 is OK, anything else a radio error code. */
   onAck(stationId: string, command: string, code: number): void {
-    if (code !== 0) this.logger.info({ stationId, command, code }, 'station reported a command error');
+    if (code !== 0)
+      this.logger.info({ stationId, command, code }, 'station reported a command error');
   }
 
   private async send(stationId: string, command: Command, payload: string | Buffer): Promise<void> {
@@ -137,7 +138,9 @@ export class StationCommands implements CommandService {
     const topic = stationTopic(id.userId, id.name, 'cmnd', command);
     const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
     if (Buffer.byteLength(topic) + body.length + PUBLISH_OVERHEAD_BYTES > MQTT_MAX_PACKET_BYTES) {
-      throw new CommandTooLargeError(`The ${command} command is larger than the ${MQTT_MAX_PACKET_BYTES} bytes a station can take`);
+      throw new CommandTooLargeError(
+        `The ${command} command is larger than the ${MQTT_MAX_PACKET_BYTES} bytes a station can take`,
+      );
     }
     await this.publish(topic, body);
   }

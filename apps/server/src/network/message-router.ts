@@ -66,7 +66,8 @@ export class MessageRouter {
     if (t.kind !== 'tele') return;
     switch (t.name) {
       case TELE_TOPICS.status:
-        if (payload.toString('utf8').trim() === LAST_WILL_PAYLOAD) this.registry.wentAway(stationId, connection);
+        if (payload.toString('utf8').trim() === LAST_WILL_PAYLOAD)
+          this.registry.wentAway(stationId, connection);
         return;
       case TELE_TOPICS.welcome: {
         const w = this.parse(WelcomePayloadSchema, payload, connection, stationId);
@@ -95,7 +96,9 @@ export class MessageRouter {
       case TELE_TOPICS.ping: {
         const p = this.parse(PingPayloadSchema, payload, connection, stationId);
         if (!p) return;
-        if (!this.registry.seen(stationId, connection, { wifiRssi: p.RSSI, radioStatus: p.radio })) {
+        if (
+          !this.registry.seen(stationId, connection, { wifiRssi: p.RSSI, radioStatus: p.radio })
+        ) {
           this.invalid(connection, 'unknown-station', stationId);
         }
         return;
@@ -109,7 +112,8 @@ export class MessageRouter {
         }
         const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx);
         // A repeated frame or a full queue is not the station's fault.
-        if (dropped === 'duplicate-reception' || dropped === 'queue-full') this.metrics.drop(dropped);
+        if (dropped === 'duplicate-reception' || dropped === 'queue-full')
+          this.metrics.drop(dropped);
         else if (dropped) this.invalid(connection, dropped, stationId);
         return;
       }
@@ -128,7 +132,12 @@ export class MessageRouter {
     if (code !== null) this.commands.onAck(stationId, name, code);
   }
 
-  private parse<S extends z.ZodType>(schema: S, payload: Buffer, connection: object, stationId: string): z.infer<S> | null {
+  private parse<S extends z.ZodType>(
+    schema: S,
+    payload: Buffer,
+    connection: object,
+    stationId: string,
+  ): z.infer<S> | null {
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
@@ -139,13 +148,23 @@ export class MessageRouter {
     const result = schema.safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];
-      this.invalid(connection, 'invalid-payload', stationId, issue ? `${issue.path.join('.')}: ${issue.message}` : undefined);
+      this.invalid(
+        connection,
+        'invalid-payload',
+        stationId,
+        issue ? `${issue.path.join('.')}: ${issue.message}` : undefined,
+      );
       return null;
     }
     return result.data;
   }
 
-  private invalid(connection: object, reason: DropReason, stationId: string, detail?: string): void {
+  private invalid(
+    connection: object,
+    reason: DropReason,
+    stationId: string,
+    detail?: string,
+  ): void {
     this.metrics.drop(reason);
     let state = this.connections.get(connection);
     if (!state) {
@@ -160,7 +179,8 @@ export class MessageRouter {
       this.log.debug({ stationId, reason, detail }, 'station message dropped');
     }
     state.invalidAt.push(now);
-    while (state.invalidAt.length > 0 && now - (state.invalidAt[0] ?? now) > this.flood.windowMs) state.invalidAt.shift();
+    while (state.invalidAt.length > 0 && now - (state.invalidAt[0] ?? now) > this.flood.windowMs)
+      state.invalidAt.shift();
     if (state.invalidAt.length > this.flood.maxInvalid) {
       state.invalidAt = [];
       this.metrics.floodDisconnects += 1;

@@ -21,10 +21,11 @@ export class NetworkMetrics {
   batchFailures = 0;
   floodDisconnects = 0;
   lastBatchMs = 0;
-  readonly dropped: Record<DropReason, number> = Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<
-    DropReason,
-    number
-  >;
+  /** slowest batch commit so far, ms */
+  maxBatchMs = 0;
+  readonly dropped: Record<DropReason, number> = Object.fromEntries(
+    DROP_REASONS.map((r) => [r, 0]),
+  ) as Record<DropReason, number>;
   /** drops not yet added to the persistent counter */
   private unsavedDrops = 0;
 
@@ -59,6 +60,7 @@ export class NetworkMetrics {
       batchFailures: this.batchFailures,
       floodDisconnects: this.floodDisconnects,
       lastBatchMs: this.lastBatchMs,
+      maxBatchMs: this.maxBatchMs,
       dropped: { ...this.dropped },
     };
   }

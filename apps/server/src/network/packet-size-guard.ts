@@ -10,7 +10,11 @@ const enum State {
 }
 
 /** Calls `onOversize` once (then stops watching) when a packet above `maxBytes` is announced. */
-export function guardPacketSize(conn: Duplex, maxBytes: number, onOversize: (announcedBytes: number) => void): void {
+export function guardPacketSize(
+  conn: Duplex,
+  maxBytes: number,
+  onOversize: (announcedBytes: number) => void,
+): void {
   let state = State.Type;
   let length = 0;
   let multiplier = 1;

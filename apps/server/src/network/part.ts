@@ -58,7 +58,9 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   const merge = new MergeIndex();
   // SQLite writes run on a thread of their own (see batch-store.ts).
   const store =
-    database.dialect === 'sqlite' && config.database.kind === 'sqlite' && options.writerThread !== false
+    database.dialect === 'sqlite' &&
+    config.database.kind === 'sqlite' &&
+    options.writerThread !== false
       ? await sqliteThreadStore(config.database.file, log)
       : inProcessStore(db);
   const writer = new BatchWriter(store, ctx.events, metrics, log, {
@@ -115,7 +117,10 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     onClientGone: (client) => registry.connectionClosed(client),
     onOversize: (client, bytes) => {
       metrics.drop('oversized');
-      log.warn({ clientId: client?.id, bytes }, 'MQTT packet above the size limit refused; connection closed');
+      log.warn(
+        { clientId: client?.id, bytes },
+        'MQTT packet above the size limit refused; connection closed',
+      );
     },
   }).catch(async (err: unknown) => {
     await writer.stop();
@@ -124,10 +129,15 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   });
 
   const timers = [
-    setInterval(() => registry.sweep(options.offlineAfterMs ?? STATION_OFFLINE_AFTER_MS), options.offlineSweepMs ?? 60_000),
+    setInterval(
+      () => registry.sweep(options.offlineAfterMs ?? STATION_OFFLINE_AFTER_MS),
+      options.offlineSweepMs ?? 60_000,
+    ),
     setInterval(() => merge.expire(Date.now()), MERGE_EXPIRY_SWEEP_MS),
     setInterval(() => {
-      catalogue.refresh().catch((err: unknown) => log.warn({ err }, 'satellite catalogue refresh failed'));
+      catalogue
+        .refresh()
+        .catch((err: unknown) => log.warn({ err }, 'satellite catalogue refresh failed'));
     }, options.catalogueRefreshMs ?? 60_000),
   ];
   for (const t of timers) t.unref();

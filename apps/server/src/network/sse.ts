@@ -17,7 +17,11 @@ export interface SseOptions {
   maxBufferedBytes: number;
 }
 
-export const DEFAULT_SSE_OPTIONS: SseOptions = { heartbeatMs: 15_000, stationsEveryMs: 5_000, maxBufferedBytes: 1024 * 1024 };
+export const DEFAULT_SSE_OPTIONS: SseOptions = {
+  heartbeatMs: 15_000,
+  stationsEveryMs: 5_000,
+  maxBufferedBytes: 1024 * 1024,
+};
 
 const RECONNECT_AFTER_MS = 5_000;
 // Changes arriving together (a batch, a burst of reconnects) make one list.
@@ -50,7 +54,9 @@ export class SseHub {
 
   start(): void {
     this.unsubscribe.push(
-      this.ctx.events.subscribe('new-packet', (event: NewPacketEvent) => this.queue(SSE_EVENTS.newPacket, event)),
+      this.ctx.events.subscribe('new-packet', (event: NewPacketEvent) =>
+        this.queue(SSE_EVENTS.newPacket, event),
+      ),
       this.ctx.events.subscribe('stations-changed', () => {
         this.stationsDirty = true;
         this.scheduleStations();
@@ -117,7 +123,10 @@ export class SseHub {
   /** Sends soon after a change, but never sooner than stationsEveryMs after the previous list. */
   private scheduleStations(): void {
     if (this.stationsTimer || this.unsubscribe.length === 0) return;
-    const wait = Math.max(STATIONS_COALESCE_MS, this.stationsSentAt + this.options.stationsEveryMs - Date.now());
+    const wait = Math.max(
+      STATIONS_COALESCE_MS,
+      this.stationsSentAt + this.options.stationsEveryMs - Date.now(),
+    );
     this.stationsTimer = setTimeout(() => void this.sendStations(), wait);
     this.stationsTimer.unref();
   }

@@ -51,7 +51,11 @@ export class StationRegistry {
    * Wi-Fi/radio values are written; receptions update last-seen with their own counters.
    * False when the station does not exist.
    */
-  seen(id: string, connection: ConnectionKey, report?: { wifiRssi?: number; radioStatus?: number }): boolean {
+  seen(
+    id: string,
+    connection: ConnectionKey,
+    report?: { wifiRssi?: number; radioStatus?: number },
+  ): boolean {
     if (!this.known.has(id)) return false;
     const at = this.now();
     const cameOnline = !this.online.has(id);

@@ -27,7 +27,12 @@ function checked(columns: readonly JsonColumn[]): readonly JsonColumn[] {
  * A row source `(SELECT ... ) AS alias` with one typed column per entry, read from the JSON array.
  * Column names come from code, never from input (checked above).
  */
-export function jsonRowSource(db: Kysely<Database>, rows: readonly object[], columns: readonly JsonColumn[], alias: string): RawBuilder<unknown> {
+export function jsonRowSource(
+  db: Kysely<Database>,
+  rows: readonly object[],
+  columns: readonly JsonColumn[],
+  alias: string,
+): RawBuilder<unknown> {
   const json = JSON.stringify(rows);
   const cols = checked(columns);
   if (isSqlite(db)) {
@@ -48,7 +53,13 @@ export async function insertJsonRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   if (!COLUMN_NAME.test(table)) throw new Error(`not a table name: ${table}`);
-  const names = sql.raw(checked(columns).map(([name]) => name).join(', '));
+  const names = sql.raw(
+    checked(columns)
+      .map(([name]) => name)
+      .join(', '),
+  );
   // SQLite needs a WHERE before ON CONFLICT to parse INSERT ... SELECT ... ON CONFLICT.
-  await sql`INSERT INTO ${sql.raw(table)} (${names}) SELECT ${names} FROM ${jsonRowSource(db, rows, columns, 'v')} WHERE true ${onConflict ?? sql``}`.execute(db);
+  await sql`INSERT INTO ${sql.raw(table)} (${names}) SELECT ${names} FROM ${jsonRowSource(db, rows, columns, 'v')} WHERE true ${onConflict ?? sql``}`.execute(
+    db,
+  );
 }

@@ -20,21 +20,32 @@ export const COUNTERS = {
 export type CounterName = (typeof COUNTERS)[keyof typeof COUNTERS];
 
 /** Adds each delta to its counter, creating missing counters. One statement for all of them. */
-export async function addToCounters(db: Kysely<Database>, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+export async function addToCounters(
+  db: Kysely<Database>,
+  deltas: Partial<Record<CounterName, number>>,
+): Promise<void> {
   const rows = Object.entries(deltas)
-    .filter((entry): entry is [CounterName, number] => typeof entry[1] === 'number' && entry[1] !== 0)
+    .filter(
+      (entry): entry is [CounterName, number] => typeof entry[1] === 'number' && entry[1] !== 0,
+    )
     .map(([name, value]) => ({ name, value }));
   if (rows.length === 0) return;
   await db
     .insertInto('counters')
     .values(rows)
     .onConflict((oc) =>
-      oc.column('name').doUpdateSet((eb) => ({ value: eb('counters.value', '+', eb.ref('excluded.value')) })),
+      oc
+        .column('name')
+        .doUpdateSet((eb) => ({ value: eb('counters.value', '+', eb.ref('excluded.value')) })),
     )
     .execute();
 }
 
-export async function setCounter(db: Kysely<Database>, name: CounterName, value: number): Promise<void> {
+export async function setCounter(
+  db: Kysely<Database>,
+  name: CounterName,
+  value: number,
+): Promise<void> {
   await db
     .insertInto('counters')
     .values({ name, value })
@@ -45,7 +56,10 @@ export async function setCounter(db: Kysely<Database>, name: CounterName, value:
 /** Current values; a counter that was never written reads 0. */
 export async function readCounters(db: Kysely<Database>): Promise<Record<CounterName, number>> {
   const rows = await db.selectFrom('counters').select(['name', 'value']).execute();
-  const out = Object.fromEntries(Object.values(COUNTERS).map((name) => [name, 0])) as Record<CounterName, number>;
+  const out = Object.fromEntries(Object.values(COUNTERS).map((name) => [name, 0])) as Record<
+    CounterName,
+    number
+  >;
   for (const row of rows) {
     if (row.name in out) out[row.name as CounterName] = Number(row.value);
   }

@@ -16,16 +16,25 @@ function chunks<T>(rows: readonly T[], columns: number): T[][] {
 
 // Wide rows go as multi-row VALUES through the query builder: measured faster than JSON unpacking
 // (each column re-reads the row's JSON) and than raw templates (one node per value to compile).
-export async function insertPackets(db: Kysely<Database>, rows: readonly NewPacket[]): Promise<void> {
+export async function insertPackets(
+  db: Kysely<Database>,
+  rows: readonly NewPacket[],
+): Promise<void> {
   for (const part of chunks(rows, 26)) await db.insertInto('packets').values(part).execute();
 }
 
-export async function insertReceptions(db: Kysely<Database>, rows: readonly NewReception[]): Promise<void> {
+export async function insertReceptions(
+  db: Kysely<Database>,
+  rows: readonly NewReception[],
+): Promise<void> {
   for (const part of chunks(rows, 17)) await db.insertInto('receptions').values(part).execute();
 }
 
 /** More stations heard a packet stored by an earlier batch. */
-export async function addToStationNumbers(db: Kysely<Database>, items: readonly { id: string; add: number }[]): Promise<void> {
+export async function addToStationNumbers(
+  db: Kysely<Database>,
+  items: readonly { id: string; add: number }[],
+): Promise<void> {
   for (const item of items) {
     await db
       .updateTable('packets')
@@ -44,7 +53,10 @@ export interface SatelliteReceptionStats {
   lastPacketTime: number;
 }
 
-export async function addSatelliteStats(db: Kysely<Database>, stats: readonly SatelliteReceptionStats[]): Promise<void> {
+export async function addSatelliteStats(
+  db: Kysely<Database>,
+  stats: readonly SatelliteReceptionStats[],
+): Promise<void> {
   for (const s of stats) {
     await db
       .updateTable('satellites')
@@ -53,7 +65,9 @@ export async function addSatelliteStats(db: Kysely<Database>, stats: readonly Sa
         confirmedPackets: eb('confirmedPackets', '+', s.confirmedPackets),
         lastPacketTime: eb
           .case()
-          .when(eb.or([eb('lastPacketTime', 'is', null), eb('lastPacketTime', '<', s.lastPacketTime)]))
+          .when(
+            eb.or([eb('lastPacketTime', 'is', null), eb('lastPacketTime', '<', s.lastPacketTime)]),
+          )
           .then(s.lastPacketTime)
           .else(eb.ref('lastPacketTime'))
           .end(),
@@ -72,11 +86,19 @@ export interface DailyStationStat {
 }
 
 /** Adds frames per station, day and satellite. Keys must be unique within one call. */
-export async function addDailyStats(db: Kysely<Database>, stats: readonly DailyStationStat[]): Promise<void> {
+export async function addDailyStats(
+  db: Kysely<Database>,
+  stats: readonly DailyStationStat[],
+): Promise<void> {
   await insertJsonRows(
     db,
     'station_daily_stats',
-    stats.map((s) => ({ station_id: s.stationId, day: s.day, satellite: s.satellite, frames: s.frames })),
+    stats.map((s) => ({
+      station_id: s.stationId,
+      day: s.day,
+      satellite: s.satellite,
+      frames: s.frames,
+    })),
     [
       ['station_id', 'text'],
       ['day', 'text'],

@@ -47,9 +47,18 @@ export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promi
     ...(w.satellite !== undefined ? { satellite: w.satellite } : {}),
     ...(w.modemConf !== undefined ? { modemConf: w.modemConf } : {}),
   };
-  const updated = await db.updateTable('stations').set(reported).where('id', '=', w.id).executeTakeFirst();
+  const updated = await db
+    .updateTable('stations')
+    .set(reported)
+    .where('id', '=', w.id)
+    .executeTakeFirst();
   if (Number(updated.numUpdatedRows) > 0) return { created: false, firstOfUser: false };
-  const sibling = await db.selectFrom('stations').select('id').where('userId', '=', w.userId).limit(1).executeTakeFirst();
+  const sibling = await db
+    .selectFrom('stations')
+    .select('id')
+    .where('userId', '=', w.userId)
+    .limit(1)
+    .executeTakeFirst();
   await db
     .insertInto('stations')
     .values({
@@ -109,12 +118,20 @@ export async function writeSeen(
 
 export async function writeOffline(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('stations').set({ status: 0 }).where('id', 'in', [...ids]).execute();
+  await db
+    .updateTable('stations')
+    .set({ status: 0 })
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** At start-up nobody is connected to a freshly started broker: every station is offline. */
 export async function markAllStationsOffline(db: Kysely<Database>): Promise<number> {
-  const res = await db.updateTable('stations').set({ status: 0 }).where('status', '!=', 0).executeTakeFirst();
+  const res = await db
+    .updateTable('stations')
+    .set({ status: 0 })
+    .where('status', '!=', 0)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 
@@ -123,14 +140,27 @@ export async function loadStationIds(db: Kysely<Database>): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function setStationSatellite(db: Kysely<Database>, id: string, satellite: string): Promise<void> {
+export async function setStationSatellite(
+  db: Kysely<Database>,
+  id: string,
+  satellite: string,
+): Promise<void> {
   await db.updateTable('stations').set({ satellite }).where('id', '=', id).execute();
 }
 
 /** Turns auto-tune on for stations whose owner never chose (the built-in simulator's stations). */
-export async function enableAutoTuneWhereUnset(db: Kysely<Database>, ids: readonly string[], band: Band): Promise<void> {
+export async function enableAutoTuneWhereUnset(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  band: Band,
+): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('stations').set({ autoTune: band }).where('id', 'in', [...ids]).where('autoTune', 'is', null).execute();
+  await db
+    .updateTable('stations')
+    .set({ autoTune: band })
+    .where('id', 'in', [...ids])
+    .where('autoTune', 'is', null)
+    .execute();
 }
 
 /** Reception counters of one station, summed over one write batch. */
@@ -147,7 +177,10 @@ export interface StationReceptionStats {
 }
 
 /** Adds batch counters to their stations in one UPDATE over the batch's rows (JSON). */
-export async function addStationReceptionStats(db: Kysely<Database>, stats: readonly StationReceptionStats[]): Promise<void> {
+export async function addStationReceptionStats(
+  db: Kysely<Database>,
+  stats: readonly StationReceptionStats[],
+): Promise<void> {
   if (stats.length === 0) return;
   const rows = stats.map((s) => ({
     id: s.id,
@@ -245,6 +278,16 @@ export async function listAutoTuneStations(db: Kysely<Database>): Promise<AutoTu
     const band = bandOrNull(r.autoTune);
     return band === null
       ? []
-      : [{ id: r.id, name: r.name, userId: r.userId, lat: r.lat, lng: r.lng, band, satellite: r.satellite }];
+      : [
+          {
+            id: r.id,
+            name: r.name,
+            userId: r.userId,
+            lat: r.lat,
+            lng: r.lng,
+            band,
+            satellite: r.satellite,
+          },
+        ];
   });
 }

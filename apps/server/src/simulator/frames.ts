@@ -36,7 +36,9 @@ export class FrameMaker {
       solarCurrentMa: eclipse ? 0 : 240 + 80 * Math.cos(phase),
       uptimeS: Math.floor((atMs - this.startedAt) / 1000) + 86_400,
       eclipse,
-      gps: position ? { latDeg: position.lat, lngDeg: position.lng, altM: position.altKm * 1000 } : null,
+      gps: position
+        ? { latDeg: position.lat, lngDeg: position.lng, altM: position.altKm * 1000 }
+        : null,
     });
   }
 }

@@ -8,7 +8,8 @@ import { planStations } from './layout';
 import { Simulator } from './simulator';
 import { credentialsViaCli, satellitesViaApi } from './sources';
 
-const USAGE = 'Usage: npm run simulate -- --stations N [--broker mqtt://host:port] [--api http://host:port]';
+const USAGE =
+  'Usage: npm run simulate -- --stations N [--broker mqtt://host:port] [--api http://host:port]';
 
 const ArgsSchema = z.object({
   stations: z.coerce.number().int().min(1).max(100_000),
@@ -31,7 +32,9 @@ async function main(): Promise<void> {
   }
   const parsed = ArgsSchema.safeParse(values);
   if (!parsed.success) {
-    console.error(`${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n')}\n${USAGE}`);
+    console.error(
+      `${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n')}\n${USAGE}`,
+    );
     process.exit(2);
   }
   const args = parsed.data;
@@ -53,7 +56,9 @@ async function main(): Promise<void> {
     selfTune: true,
   });
   simulator.start();
-  log.info(`${simulator.stations.length} simulated stations connecting to ${args.broker}; Ctrl-C stops them`);
+  log.info(
+    `${simulator.stations.length} simulated stations connecting to ${args.broker}; Ctrl-C stops them`,
+  );
   const report = setInterval(() => {
     const online = simulator.stations.filter((s) => s.connected).length;
     log.info({ online, framesSent: simulator.rxSent }, 'simulation running');

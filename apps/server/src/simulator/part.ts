@@ -26,14 +26,21 @@ export const simulatorPart: Part = {
     }
     const satellites = simSatellitesFromCatalogue(network.catalogue.all());
     if (satellites.length === 0) {
-      log.warn('no satellite with an orbit in the catalogue; the simulated stations would hear nothing');
+      log.warn(
+        'no satellite with an orbit in the catalogue; the simulated stations would hear nothing',
+      );
     }
-    const specs = planStations(count, { stationsPerOwner: 4, demoOwnerEmail: ctx.config.smtpUrl ? null : DEMO_EMAIL });
+    const specs = planStations(count, {
+      stationsPerOwner: 4,
+      demoOwnerEmail: ctx.config.smtpUrl ? null : DEMO_EMAIL,
+    });
     const credentials = await credentialsInProcess(
       ctx,
       specs.map((s) => s.ownerEmail),
     );
-    const host = ['0.0.0.0', '::', ''].includes(network.mqtt.host) ? '127.0.0.1' : network.mqtt.host;
+    const host = ['0.0.0.0', '::', ''].includes(network.mqtt.host)
+      ? '127.0.0.1'
+      : network.mqtt.host;
     const simulator = new Simulator({
       brokerUrl: `mqtt://${host.includes(':') ? `[${host}]` : host}:${network.mqtt.port}`,
       satellites,
@@ -45,7 +52,10 @@ export const simulatorPart: Part = {
       selfTune: false,
     });
     simulator.start();
-    log.info({ stations: simulator.stations.length, satellites: satellites.length }, 'simulated stations connecting');
+    log.info(
+      { stations: simulator.stations.length, satellites: satellites.length },
+      'simulated stations connecting',
+    );
 
     const autoTune = setTimeout(() => {
       void (async () => {
@@ -54,7 +64,9 @@ export const simulatorPart: Part = {
           const ids = simulator.stations.filter((s) => s.spec.band === band).map((s) => s.id);
           await enableAutoTuneWhereUnset(ctx.database.db, ids, band);
         }
-      })().catch((err: unknown) => log.warn({ err }, 'auto-tune of simulated stations not switched on'));
+      })().catch((err: unknown) =>
+        log.warn({ err }, 'auto-tune of simulated stations not switched on'),
+      );
     }, AUTO_TUNE_AFTER_MS);
     autoTune.unref();
 

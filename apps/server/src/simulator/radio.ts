@@ -35,13 +35,23 @@ function demodulationFloorDb(config: ModemConf): number {
   return 8;
 }
 
-export function simulateReception(look: SimLook, config: ModemConf, balloon: boolean, random: () => number = Math.random): SimReception {
-  const pathLossDb = 20 * Math.log10(Math.max(1, look.rangeKm)) + 20 * Math.log10(config.freq) + 32.44;
-  const rssiDbm = (balloon ? BALLOON_EIRP_DBM : SATELLITE_EIRP_DBM) - pathLossDb + 2 * gaussian(random);
-  const noiseFloorDbm = -174 + 10 * Math.log10(bandwidthKHz(config) * 1000) + RECEIVER_NOISE_FIGURE_DB;
+export function simulateReception(
+  look: SimLook,
+  config: ModemConf,
+  balloon: boolean,
+  random: () => number = Math.random,
+): SimReception {
+  const pathLossDb =
+    20 * Math.log10(Math.max(1, look.rangeKm)) + 20 * Math.log10(config.freq) + 32.44;
+  const rssiDbm =
+    (balloon ? BALLOON_EIRP_DBM : SATELLITE_EIRP_DBM) - pathLossDb + 2 * gaussian(random);
+  const noiseFloorDbm =
+    -174 + 10 * Math.log10(bandwidthKHz(config) * 1000) + RECEIVER_NOISE_FIGURE_DB;
   const snrDb = rssiDbm - noiseFloorDbm;
   const decodeProbability = 1 / (1 + Math.exp(-(snrDb - demodulationFloorDb(config)) / 1.5));
-  const heard = look.elevationDeg > MIN_ELEVATION_DEG && random() < Math.max(MIN_HEARD_PROBABILITY, decodeProbability);
+  const heard =
+    look.elevationDeg > MIN_ELEVATION_DEG &&
+    random() < Math.max(MIN_HEARD_PROBABILITY, decodeProbability);
   return {
     rssiDbm: Math.round(rssiDbm * 10) / 10,
     snrDb: Math.round(snrDb * 100) / 100,

@@ -52,13 +52,19 @@ export class Simulator {
     this.byName = new Map(options.satellites.map((s) => [s.name, s]));
     for (const s of options.satellites) {
       const h = hashOf(s.name);
-      // Beacons every 20-35 s, as amateur satellites typically do.
-      const periodMs = (20 + (h % 4) * 5) * 1000;
+      // Beacons every 15-30 s, as amateur satellites typically do.
+      const periodMs = (15 + (h % 4) * 5) * 1000;
       this.beacons.set(s.name, { periodMs, phaseMs: h % periodMs, last: -1 });
     }
     for (const { spec, credentials } of options.stations) {
       this.stations.push(
-        new VirtualStation(spec, credentials, (name) => this.byName.get(name), (st) => this.relisten(st), options.log),
+        new VirtualStation(
+          spec,
+          credentials,
+          (name) => this.byName.get(name),
+          (st) => this.relisten(st),
+          options.log,
+        ),
       );
     }
   }
@@ -120,10 +126,15 @@ export class Simulator {
       const look = lookFrom(sat, station.spec.location, now);
       if (!look) continue;
       const el = look.elevationDeg;
-      if (bandOfFrequency(sat.config.freq) === station.spec.band && (!bestInBand || el > bestInBand.el)) bestInBand = { sat, el };
+      if (
+        bandOfFrequency(sat.config.freq) === station.spec.band &&
+        (!bestInBand || el > bestInBand.el)
+      )
+        bestInBand = { sat, el };
       if (el > MIN_ELEVATION_DEG && (!bestAny || el > bestAny.el)) bestAny = { sat, el };
     }
-    const choice = bestInBand && bestInBand.el > MIN_ELEVATION_DEG ? bestInBand : (bestAny ?? bestInBand);
+    const choice =
+      bestInBand && bestInBand.el > MIN_ELEVATION_DEG ? bestInBand : (bestAny ?? bestInBand);
     if (choice && choice.sat.name !== station.tuning?.satellite.name) station.tune(choice.sat);
   }
 
@@ -154,9 +165,28 @@ export class Simulator {
         if (!rx.heard) continue;
         frame ??= this.frames.next(sat, now);
         const crc = Math.random() < CRC_ERROR_PROBABILITY;
-        this.sendRx(station, sat, crc ? Buffer.from(CRC_ERROR_MARKER, 'latin1') : frame, crc, rx, look.rangeRateKmPerS, now);
+        this.sendRx(
+          station,
+          sat,
+          crc ? Buffer.from(CRC_ERROR_MARKER, 'latin1') : frame,
+          crc,
+          rx,
+          look.rangeRateKmPerS,
+          now,
+        );
         if (Math.random() < TEST_FRAME_PROBABILITY) {
-          this.sendRx(station, sat, Buffer.from(`${TEST_FRAME_PREFIX}${station.spec.name} ${Math.floor(now / 1000)}`, 'latin1'), false, rx, 0, now);
+          this.sendRx(
+            station,
+            sat,
+            Buffer.from(
+              `${TEST_FRAME_PREFIX}${station.spec.name} ${Math.floor(now / 1000)}`,
+              'latin1',
+            ),
+            false,
+            rx,
+            0,
+            now,
+          );
         }
       }
     }
@@ -182,7 +212,9 @@ export class Simulator {
       rssi: rx.rssiDbm,
       snr: rx.snrDb,
       // What is left of the Doppler shift after the station's own correction, plus crystal error.
-      frequency_error: Math.round(rx.frequencyErrorHz - (modem.freq * 1e6 * rangeRateKmPerS) / 299_792.458 / 20),
+      frequency_error: Math.round(
+        rx.frequencyErrorHz - (modem.freq * 1e6 * rangeRateKmPerS) / 299_792.458 / 20,
+      ),
       unix_GS_time: Math.floor(now / 1000),
       usec_time: now * 1000 + Math.floor(Math.random() * 1000),
       crc_error: crcError,
@@ -191,8 +223,22 @@ export class Simulator {
     };
     const payload =
       modem.mode === 'LoRa'
-        ? { ...common, mode: 'LoRa', sf: modem.sf ?? 10, cr: modem.cr ?? 5, bw: modem.bw ?? 125, iIQ: modem.iIQ ?? false }
-        : { ...common, mode: 'FSK', bitrate: modem.br ?? 9.6, freqdev: modem.fd ?? 5, rxBw: modem.bw ?? 25, data_raw: data };
+        ? {
+            ...common,
+            mode: 'LoRa',
+            sf: modem.sf ?? 10,
+            cr: modem.cr ?? 5,
+            bw: modem.bw ?? 125,
+            iIQ: modem.iIQ ?? false,
+          }
+        : {
+            ...common,
+            mode: 'FSK',
+            bitrate: modem.br ?? 9.6,
+            freqdev: modem.fd ?? 5,
+            rxBw: modem.bw ?? 25,
+            data_raw: data,
+          };
     station.publish('tele', 'rx', payload);
     this.rxSent += 1;
   }

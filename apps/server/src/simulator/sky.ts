@@ -30,7 +30,13 @@ export interface SimLook {
 }
 
 /** Statuses whose satellites are transmitting (Future and Inactive ones are silent). */
-export const TRANSMITTING_STATUSES = new Set(['Supported', 'SupportedSL', 'Surveillance', 'Experimental', 'Balloon']);
+export const TRANSMITTING_STATUSES = new Set([
+  'Supported',
+  'SupportedSL',
+  'Surveillance',
+  'Experimental',
+  'Balloon',
+]);
 
 function hashOf(text: string): number {
   let h = 2166136261;
@@ -54,14 +60,18 @@ export function txPowerFor(name: string): number {
   return levels[hashOf(name) % levels.length] ?? 500;
 }
 
-export function positionOf(sat: SimSatellite, atMs: number): { lat: number; lng: number; altKm: number } | null {
+export function positionOf(
+  sat: SimSatellite,
+  atMs: number,
+): { lat: number; lng: number; altKm: number } | null {
   if (sat.tle) {
     const p = subSatellitePoint(sat.tle, atMs);
     return p ? { lat: p.lat, lng: p.lng, altKm: p.alt } : null;
   }
   if (sat.balloon) {
     const b = sat.balloon;
-    const lng = (((b.lngOffsetDeg + (b.lngDegPerHour * atMs) / 3_600_000) % 360) + 540) % 360 - 180;
+    const lng =
+      ((((b.lngOffsetDeg + (b.lngDegPerHour * atMs) / 3_600_000) % 360) + 540) % 360) - 180;
     return { lat: b.latDeg, lng, altKm: b.altKm };
   }
   return null;
@@ -70,10 +80,14 @@ export function positionOf(sat: SimSatellite, atMs: number): { lat: number; lng:
 const RAD = Math.PI / 180;
 
 /** Spherical-Earth look angles towards a point at altKm above the ground (balloons). */
-function lookAtPoint(station: readonly [number, number], point: { lat: number; lng: number; altKm: number }): SimLook {
+function lookAtPoint(
+  station: readonly [number, number],
+  point: { lat: number; lng: number; altKm: number },
+): SimLook {
   const [lat1, lng1] = [station[0] * RAD, station[1] * RAD];
   const [lat2, lng2] = [point.lat * RAD, point.lng * RAD];
-  const cosTheta = Math.sin(lat1) * Math.sin(lat2) + Math.cos(lat1) * Math.cos(lat2) * Math.cos(lng2 - lng1);
+  const cosTheta =
+    Math.sin(lat1) * Math.sin(lat2) + Math.cos(lat1) * Math.cos(lat2) * Math.cos(lng2 - lng1);
   const theta = Math.acos(Math.max(-1, Math.min(1, cosTheta)));
   const r = EARTH_RADIUS_KM;
   const rs = r + point.altKm;
@@ -82,10 +96,20 @@ function lookAtPoint(station: readonly [number, number], point: { lat: number; l
   return { elevationDeg, rangeKm, rangeRateKmPerS: 0 };
 }
 
-export function lookFrom(sat: SimSatellite, station: readonly [number, number], atMs: number): SimLook | null {
+export function lookFrom(
+  sat: SimSatellite,
+  station: readonly [number, number],
+  atMs: number,
+): SimLook | null {
   if (sat.tle) {
     const look = lookAngles(sat.tle, atMs, { latDeg: station[0], lngDeg: station[1], altKm: 0 });
-    return look ? { elevationDeg: look.elevationDeg, rangeKm: look.rangeKm, rangeRateKmPerS: look.rangeRateKmPerS } : null;
+    return look
+      ? {
+          elevationDeg: look.elevationDeg,
+          rangeKm: look.rangeKm,
+          rangeRateKmPerS: look.rangeRateKmPerS,
+        }
+      : null;
   }
   const point = positionOf(sat, atMs);
   return point ? lookAtPoint(station, point) : null;

@@ -13,21 +13,40 @@ import type { NetworkSatellite } from '../network/ingest/catalogue';
 import { balloonTrack, TRANSMITTING_STATUSES, txPowerFor, type SimSatellite } from './sky';
 import type { StationCredentials } from './virtual-station';
 
-function toSimSatellite(s: { name: string; norad: number | null; status: string; configurations: ModemConf[]; tle: Tle | null }): SimSatellite | null {
+function toSimSatellite(s: {
+  name: string;
+  norad: number | null;
+  status: string;
+  configurations: ModemConf[];
+  tle: Tle | null;
+}): SimSatellite | null {
   const config = s.configurations[0];
   const norad = s.norad ?? config?.NORAD ?? null;
   if (!config || norad === null || !TRANSMITTING_STATUSES.has(s.status)) return null;
   const balloon = s.status === 'Balloon' && !s.tle ? balloonTrack(s.name) : null;
   if (!s.tle && !balloon) return null;
-  return { name: s.name, norad, status: s.status, config, tle: s.tle, balloon, txPowerMw: txPowerFor(s.name) };
+  return {
+    name: s.name,
+    norad,
+    status: s.status,
+    config,
+    tle: s.tle,
+    balloon,
+    txPowerMw: txPowerFor(s.name),
+  };
 }
 
-export function simSatellitesFromCatalogue(satellites: readonly NetworkSatellite[]): SimSatellite[] {
+export function simSatellitesFromCatalogue(
+  satellites: readonly NetworkSatellite[],
+): SimSatellite[] {
   return satellites.flatMap((s) => toSimSatellite(s) ?? []);
 }
 
 /** In-process: owners are created (or found) through the accounts code, in the same storage. */
-export async function credentialsInProcess(ctx: AppContext, emails: readonly string[]): Promise<Map<string, StationCredentials>> {
+export async function credentialsInProcess(
+  ctx: AppContext,
+  emails: readonly string[],
+): Promise<Map<string, StationCredentials>> {
   const out = new Map<string, StationCredentials>();
   for (const email of new Set(emails)) {
     const { user } = await ensureUserByEmail(ctx, email, { emailVal: true });
@@ -41,13 +60,18 @@ const CliUserSchema = z.object({ userId: z.string() });
 const CliMqttSchema = z.object({ user: z.string(), pass: z.string() });
 
 async function cli(args: string[]): Promise<unknown> {
-  const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], { cwd: REPO_ROOT, maxBuffer: 1024 * 1024 });
+  const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 1024 * 1024,
+  });
   const line = stdout.trim().split('\n').pop() ?? '';
   return JSON.parse(line);
 }
 
 /** External: owners are created with the admin CLI (`user add`, `user mqtt`) on this machine. */
-export async function credentialsViaCli(emails: readonly string[]): Promise<Map<string, StationCredentials>> {
+export async function credentialsViaCli(
+  emails: readonly string[],
+): Promise<Map<string, StationCredentials>> {
   const out = new Map<string, StationCredentials>();
   for (const email of new Set(emails)) {
     CliUserSchema.parse(await cli(['user', 'add', '--email', email]));
@@ -77,8 +101,17 @@ export async function satellitesViaApi(apiUrl: string): Promise<SimSatellite[]> 
   const out: SimSatellite[] = [];
   for (const status of SIMULATED_STATUSES) {
     const res = await fetch(`${apiUrl}/v1/satellites?status=${status}`);
-    if (!res.ok) throw new Error(`GET ${apiUrl}/v1/satellites?status=${status} answered ${res.status}`);
-    const list = z.array(z.looseObject({ name: z.string(), status: z.string(), configurations: z.array(z.unknown()).default([]) })).parse(await res.json());
+    if (!res.ok)
+      throw new Error(`GET ${apiUrl}/v1/satellites?status=${status} answered ${res.status}`);
+    const list = z
+      .array(
+        z.looseObject({
+          name: z.string(),
+          status: z.string(),
+          configurations: z.array(z.unknown()).default([]),
+        }),
+      )
+      .parse(await res.json());
     for (const item of list) {
       if (item.status !== status) continue;
       const configurations = item.configurations.flatMap((c) => {
@@ -86,7 +119,13 @@ export async function satellitesViaApi(apiUrl: string): Promise<SimSatellite[]> 
         return parsed.success ? [parsed.data] : [];
       });
       const norad = configurations[0]?.NORAD ?? null;
-      const sim = toSimSatellite({ name: item.name, norad, status, configurations, tle: norad === null ? null : (tlesByNorad.get(norad) ?? null) });
+      const sim = toSimSatellite({
+        name: item.name,
+        norad,
+        status,
+        configurations,
+        tle: norad === null ? null : (tlesByNorad.get(norad) ?? null),
+      });
       if (sim) out.push(sim);
     }
   }

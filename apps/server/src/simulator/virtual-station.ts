@@ -65,7 +65,12 @@ export class VirtualStation {
       // The firmware backs off for much longer; a simulation should come back quickly.
       reconnectPeriod: 5_000 + Math.floor(Math.random() * 5_000),
       connectTimeout: 20_000,
-      will: { topic: lastWillTopic(user, this.spec.name), payload: Buffer.from(LAST_WILL_PAYLOAD), qos: LAST_WILL_QOS, retain: false },
+      will: {
+        topic: lastWillTopic(user, this.spec.name),
+        payload: Buffer.from(LAST_WILL_PAYLOAD),
+        qos: LAST_WILL_QOS,
+        retain: false,
+      },
     });
     this.client = client;
     client.on('connect', () => {
@@ -73,7 +78,9 @@ export class VirtualStation {
       this.publish('tele', 'welcome', this.welcome());
     });
     client.on('message', (topic, payload) => this.onCommand(topic, payload));
-    client.on('error', (err) => this.log.debug({ station: this.id, err: err.message }, 'simulated station connection error'));
+    client.on('error', (err) =>
+      this.log.debug({ station: this.id, err: err.message }, 'simulated station connection error'),
+    );
   }
 
   ping(): void {
@@ -91,7 +98,9 @@ export class VirtualStation {
   publish(kind: 'tele' | 'stat', name: string, payload: unknown): void {
     if (!this.client?.connected) return;
     const body = Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
-    this.client.publish(stationTopic(this.credentials.user, this.spec.name, kind, name), body, { qos: 0 });
+    this.client.publish(stationTopic(this.credentials.user, this.spec.name, kind, name), body, {
+      qos: 0,
+    });
   }
 
   async stop(): Promise<void> {
@@ -133,7 +142,8 @@ export class VirtualStation {
           json = null;
         }
         const modem = ModemConfSchema.safeParse(json);
-        const satellite = modem.success && modem.data.sat ? this.findSatellite(modem.data.sat) : undefined;
+        const satellite =
+          modem.success && modem.data.sat ? this.findSatellite(modem.data.sat) : undefined;
         if (modem.success && satellite) this.tune(satellite, modem.data);
         this.ack(command, modem.success ? 0 : 1);
         return;
@@ -142,7 +152,11 @@ export class VirtualStation {
         try {
           const [name] = JSON.parse(payload.toString('utf8')) as [string, number];
           const satellite = this.findSatellite(name);
-          if (satellite) this.tune(satellite, this.tuning?.satellite.name === name ? this.tuning.modem : satellite.config);
+          if (satellite)
+            this.tune(
+              satellite,
+              this.tuning?.satellite.name === name ? this.tuning.modem : satellite.config,
+            );
         } catch {
           // firmware ignores a malformed sat command
         }

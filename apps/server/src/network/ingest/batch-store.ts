@@ -26,14 +26,19 @@ export function inProcessStore(db: Kysely<Database>): BatchStore {
 
 /** Messages of the writer thread (sqlite-writer-thread.ts). */
 export type WriterRequest = { id: number; ops: WriteOp[]; droppedMessages: number };
-export type WriterReply = { id: number; outcome: BatchOutcome } | { id: number; error: string } | { ready: true };
+export type WriterReply =
+  { id: number; outcome: BatchOutcome } | { id: number; error: string } | { ready: true };
 
 // The thread runs TypeScript source like the rest of the server: a two-line script loads tsx's
 // API and imports the thread module through it (works under tsx and under the test runner alike).
 const WORKER_ENTRY = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
 function tsxEsmApi(): string {
   const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const exports = (JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  const exports = (
+    JSON.parse(readFileSync(packageJson, 'utf8')) as {
+      exports: Record<string, { import: { default: string } }>;
+    }
+  ).exports;
   const entry = exports['./esm/api']?.import.default;
   if (!entry) throw new Error('tsx has no ESM API entry');
   return pathToFileURL(join(dirname(packageJson), entry)).href;
@@ -44,7 +49,10 @@ const WORKER_BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.t
 export async function sqliteThreadStore(file: string, log: Logger): Promise<BatchStore> {
   let worker: Worker | null = null;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (o: BatchOutcome) => void; reject: (e: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (o: BatchOutcome) => void; reject: (e: Error) => void }
+  >();
   let closing = false;
 
   const failAll = (err: Error) => {
@@ -73,7 +81,8 @@ export async function sqliteThreadStore(file: string, log: Logger): Promise<Batc
       w.on('exit', (code) => {
         if (worker === w) worker = null;
         failAll(new Error(`SQLite writer thread exited (${code})`));
-        if (!closing && code !== 0) log.error({ code }, 'SQLite writer thread exited; it is restarted with the next batch');
+        if (!closing && code !== 0)
+          log.error({ code }, 'SQLite writer thread exited; it is restarted with the next batch');
       });
     });
 
@@ -82,7 +91,9 @@ export async function sqliteThreadStore(file: string, log: Logger): Promise<Batc
     async write(ops, droppedMessages) {
       worker ??= await spawn();
       const id = nextId++;
-      const result = new Promise<BatchOutcome>((resolve, reject) => pending.set(id, { resolve, reject }));
+      const result = new Promise<BatchOutcome>((resolve, reject) =>
+        pending.set(id, { resolve, reject }),
+      );
       worker.postMessage({ id, ops, droppedMessages } satisfies WriterRequest);
       return result;
     },

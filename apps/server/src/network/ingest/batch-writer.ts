@@ -65,7 +65,8 @@ export class BatchWriter {
   async flush(): Promise<void> {
     while (this.hasWork() || this.flushing) {
       if (this.flushing) await this.flushing;
-      else if (!(await this.flushOnce())) throw new Error('queued network writes could not be stored');
+      else if (!(await this.flushOnce()))
+        throw new Error('queued network writes could not be stored');
     }
   }
 
@@ -93,12 +94,16 @@ export class BatchWriter {
   }
 
   private async tick(): Promise<void> {
+    const started = performance.now();
     let ok = true;
     if (this.hasWork() && !this.flushing) ok = await this.flushOnce();
+    // Fixed rate: the next batch starts one interval after this one started, not after it ended,
+    // so a commit taking half the interval does not stretch every reception's wait by half again.
+    const elapsed = performance.now() - started;
     const delay = ok
       ? this.queue.length >= this.options.maxBatch
         ? 0
-        : this.options.flushIntervalMs
+        : Math.max(0, this.options.flushIntervalMs - elapsed)
       : Math.min(MAX_RETRY_DELAY_MS, this.options.flushIntervalMs * 2 ** this.failures);
     this.schedule(delay);
   }
@@ -118,7 +123,10 @@ export class BatchWriter {
       this.metrics.batchFailures += 1;
       this.metrics.restoreUnsavedDrops(drops);
       this.queue = batch.concat(this.queue);
-      this.log.error({ err, operations: batch.length, attempt: this.failures }, 'network write batch failed; retrying');
+      this.log.error(
+        { err, operations: batch.length, attempt: this.failures },
+        'network write batch failed; retrying',
+      );
     } finally {
       this.flushing = null;
       done();
@@ -130,6 +138,7 @@ export class BatchWriter {
     this.metrics.packetsStored += outcome.newPackets.length;
     this.metrics.batchesWritten += 1;
     this.metrics.lastBatchMs = performance.now() - started;
+    this.metrics.maxBatchMs = Math.max(this.metrics.maxBatchMs, this.metrics.lastBatchMs);
     try {
       this.announce(outcome);
     } catch (err) {

@@ -55,7 +55,9 @@ export class SatelliteCatalogue {
   refreshAfterMiss(now = Date.now()): void {
     if (now - this.lastRefreshAt < MISS_REFRESH_MIN_MS) return;
     this.lastRefreshAt = now;
-    this.refresh().catch((err: unknown) => this.log.warn({ err }, 'satellite catalogue refresh failed'));
+    this.refresh().catch((err: unknown) =>
+      this.log.warn({ err }, 'satellite catalogue refresh failed'),
+    );
   }
 
   private async load(): Promise<void> {
@@ -75,7 +77,12 @@ export class SatelliteCatalogue {
 
   private registerDecoder(row: NetworkSatelliteRow): void {
     // Real satellites have their format built in; the catalogue's name for it does not matter.
-    if (!row.decoder || SATELLITE_FORMATS[row.name] || this.registeredDecoders.get(row.name) === row.decoder) return;
+    if (
+      !row.decoder ||
+      SATELLITE_FORMATS[row.name] ||
+      this.registeredDecoders.get(row.name) === row.decoder
+    )
+      return;
     try {
       registerSatellite(row.name, row.decoder);
       this.registeredDecoders.set(row.name, row.decoder);
@@ -91,7 +98,11 @@ export class SatelliteCatalogue {
     if (row.tle) {
       try {
         const lines: unknown = JSON.parse(row.tle);
-        if (Array.isArray(lines) && lines.length === 3 && lines.every((l) => typeof l === 'string')) {
+        if (
+          Array.isArray(lines) &&
+          lines.length === 3 &&
+          lines.every((l) => typeof l === 'string')
+        ) {
           tle = parseTle([lines[0] as string, lines[1] as string, lines[2] as string]);
         }
       } catch (err) {
@@ -110,6 +121,13 @@ export class SatelliteCatalogue {
     } catch (err) {
       this.log.warn({ err, satellite: row.name }, 'satellite configurations not usable');
     }
-    return { name: row.name, displayName: row.displayName, norad: row.norad, status: row.status, configurations, tle };
+    return {
+      name: row.name,
+      displayName: row.displayName,
+      norad: row.norad,
+      status: row.status,
+      configurations,
+      tle,
+    };
   }
 }

@@ -29,10 +29,19 @@ export interface ReceptionGeometry {
   doppler: number | null;
 }
 
-const NO_GEOMETRY: ReceptionGeometry = { distance: null, elevation: null, azimuth: null, doppler: null };
+const NO_GEOMETRY: ReceptionGeometry = {
+  distance: null,
+  elevation: null,
+  azimuth: null,
+  doppler: null,
+};
 
 /** Facts from the TLE at `atMs`; without a TLE, a GPS fix the frame carried (balloons). */
-export function packetOrbitFacts(tle: Tle | null, atMs: number, gps: SatPos | null): PacketOrbitFacts {
+export function packetOrbitFacts(
+  tle: Tle | null,
+  atMs: number,
+  gps: SatPos | null,
+): PacketOrbitFacts {
   if (tle) {
     const point = subSatellitePoint(tle, atMs);
     if (point) {
@@ -45,7 +54,8 @@ export function packetOrbitFacts(tle: Tle | null, atMs: number, gps: SatPos | nu
       };
     }
   }
-  if (gps) return { satPos: gps, sunLit: null, eclipseDepth: null, footPrint: footprintRadiusKm(gps.alt) };
+  if (gps)
+    return { satPos: gps, sunLit: null, eclipseDepth: null, footPrint: footprintRadiusKm(gps.alt) };
   return { satPos: null, sunLit: null, eclipseDepth: null, footPrint: null };
 }
 
@@ -69,7 +79,10 @@ export function receptionGeometry(
     }
   }
   if (fallbackSatPos) {
-    return { ...NO_GEOMETRY, distance: groundDistanceKm(station, [fallbackSatPos.lat, fallbackSatPos.lng]) };
+    return {
+      ...NO_GEOMETRY,
+      distance: groundDistanceKm(station, [fallbackSatPos.lat, fallbackSatPos.lng]),
+    };
   }
   return NO_GEOMETRY;
 }

@@ -9,6 +9,8 @@ let counter = Math.floor(Math.random() * COUNTER_SPACE);
 
 export function newPacketId(nowMs: number): string {
   counter = (counter + 1) % COUNTER_SPACE;
-  const seconds = Math.floor(nowMs / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(nowMs / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return seconds + PROCESS_PART + counter.toString(16).padStart(10, '0');
 }

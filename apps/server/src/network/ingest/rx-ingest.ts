@@ -140,7 +140,8 @@ export class RxIngest {
     });
     if (!queued) return 'queue-full';
     if (joined) joined.stations.push(station.id);
-    else if (!crcError) this.merge.add(hash, { packetId, firstAt: now, stations: [station.id], decoded, satPos });
+    else if (!crcError)
+      this.merge.add(hash, { packetId, firstAt: now, stations: [station.id], decoded, satPos });
     return null;
   }
 }

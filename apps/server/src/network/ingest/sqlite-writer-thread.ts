@@ -9,13 +9,16 @@ const port = parentPort;
 if (!port) throw new Error('sqlite-writer-thread must run as a worker thread');
 const { file } = workerData as { file: string };
 const database = openDatabase({ kind: 'sqlite', file });
+if (process.env.NOCKPT) void (await import('kysely')).sql`PRAGMA wal_autocheckpoint=0`.execute(database.db);
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
     let reply: WriterReply;
     try {
-      const outcome = await database.db.transaction().execute((trx) => writeBatch(trx, request.ops, request.droppedMessages));
+      const outcome = await database.db
+        .transaction()
+        .execute((trx) => writeBatch(trx, request.ops, request.droppedMessages));
       reply = { id: request.id, outcome };
     } catch (err) {
       reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };

@@ -40,7 +40,14 @@ export interface ReceptionWrite {
 
 export type WriteOp =
   | { kind: 'welcome'; write: WelcomeWrite; cameOnline: boolean }
-  | { kind: 'seen'; id: string; at: number; wifiRssi?: number; radioStatus?: number; cameOnline: boolean }
+  | {
+      kind: 'seen';
+      id: string;
+      at: number;
+      wifiRssi?: number;
+      radioStatus?: number;
+      cameOnline: boolean;
+    }
   | { kind: 'offline'; ids: string[] }
   | { kind: 'satellite'; id: string; satellite: string }
   | { kind: 'reception'; write: ReceptionWrite };
@@ -64,7 +71,11 @@ function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-async function writeStationOps(trx: Kysely<Database>, ops: readonly WriteOp[], changed: Set<string>) {
+async function writeStationOps(
+  trx: Kysely<Database>,
+  ops: readonly WriteOp[],
+  changed: Set<string>,
+) {
   let members = 0;
   let online = 0;
   for (const op of ops) {
@@ -91,7 +102,11 @@ async function writeStationOps(trx: Kysely<Database>, ops: readonly WriteOp[], c
   return { members, online };
 }
 
-export async function writeBatch(trx: Kysely<Database>, ops: readonly WriteOp[], droppedMessages: number): Promise<BatchOutcome> {
+export async function writeBatch(
+  trx: Kysely<Database>,
+  ops: readonly WriteOp[],
+  droppedMessages: number,
+): Promise<BatchOutcome> {
   const changedStations = new Set<string>();
   const { members, online } = await writeStationOps(trx, ops, changedStations);
 
@@ -132,7 +147,15 @@ export async function writeBatch(trx: Kysely<Database>, ops: readonly WriteOp[],
 
     let s = stationStats.get(stationId);
     if (!s) {
-      s = { id: stationId, telemetryPackets: 0, confirmedPackets: 0, crcErrors: 0, lastPacketTime: null, lastSeen: at, maxDistanceKm: null };
+      s = {
+        id: stationId,
+        telemetryPackets: 0,
+        confirmedPackets: 0,
+        crcErrors: 0,
+        lastPacketTime: null,
+        lastSeen: at,
+        maxDistanceKm: null,
+      };
       stationStats.set(stationId, s);
     }
     s.lastSeen = Math.max(s.lastSeen, at);
@@ -145,7 +168,8 @@ export async function writeBatch(trx: Kysely<Database>, ops: readonly WriteOp[],
     if (r.decoded) s.confirmedPackets += 1;
     s.lastPacketTime = Math.max(s.lastPacketTime ?? 0, at);
     const distance = r.reception.distance;
-    if (typeof distance === 'number' && (s.maxDistanceKm === null || distance > s.maxDistanceKm)) s.maxDistanceKm = distance;
+    if (typeof distance === 'number' && (s.maxDistanceKm === null || distance > s.maxDistanceKm))
+      s.maxDistanceKm = distance;
 
     let sat = satelliteStats.get(r.satelliteName);
     if (!sat) {
@@ -187,5 +211,9 @@ export async function writeBatch(trx: Kysely<Database>, ops: readonly WriteOp[],
     droppedMessages,
   });
 
-  return { newPackets: [...created.values()].map((c) => c.stored), receptions: receptions.length, changedStations };
+  return {
+    newPackets: [...created.values()].map((c) => c.stored),
+    receptions: receptions.length,
+    changedStations,
+  };
 }
