@@ -3,7 +3,7 @@
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import land110m from 'world-atlas/land-110m.json';
-import { planarPolygons } from './planarRings';
+import { planarPolygons } from '@tinygs/orbit';
 
 const OCEAN = '#0d2a4a';
 const LAND = '#3c6e47';

@@ -16,3 +16,4 @@ export type { LatLng } from './antimeridian';
 export { orbitPath } from './orbit-path';
 export { footprintRadiusKm, groundDistanceKm, footprintCircle } from './ground';
 export { maidenheadLocator } from './maidenhead';
+export { planarRings, planarPolygons, type PolygonalGeometry, type Position as GeoPosition } from './planar-rings';

@@ -9,7 +9,6 @@ const port = parentPort;
 if (!port) throw new Error('sqlite-writer-thread must run as a worker thread');
 const { file } = workerData as { file: string };
 const database = openDatabase({ kind: 'sqlite', file });
-if (process.env.NOCKPT) void (await import('kysely')).sql`PRAGMA wal_autocheckpoint=0`.execute(database.db);
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WriterRequest) => {

@@ -2,7 +2,7 @@
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries110m from 'world-atlas/countries-110m.json';
-import { planarPolygons } from './planarRings';
+import { planarPolygons } from '@tinygs/orbit';
 
 let cached: GeoJSON.Feature<GeoJSON.MultiPolygon> | null = null;
 

@@ -3,7 +3,7 @@
 import { ORBIT_PATH_MINUTES } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
 import { footprintCircle } from '@tinygs/orbit';
-import { planarRings } from '../base/planarRings';
+import { planarRings } from '@tinygs/orbit';
 import { worldOutline } from '../base/worldOutline';
 import { ringOutlines } from '../geo';
 import { receptionLines } from '../packetGeometry';

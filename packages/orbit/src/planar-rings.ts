@@ -40,14 +40,20 @@ export function planarRings(ring: readonly Position[]): [number, number][][] {
   return rings;
 }
 
+/** The part of a GeoJSON geometry these functions read (structurally compatible with GeoJSON types). */
+export type PolygonalGeometry =
+  | { type: 'Polygon'; coordinates: Position[][] }
+  | { type: 'MultiPolygon'; coordinates: Position[][][] }
+  | { type: string };
+
 /** Every ring of a (Multi)Polygon as separate flat rings; holes are dropped (all land is one fill). */
-export function planarPolygons(geometry: GeoJSON.Geometry | null): [number, number][][] {
+export function planarPolygons(geometry: PolygonalGeometry | null): [number, number][][] {
   if (!geometry) return [];
-  const polygons =
-    geometry.type === 'Polygon'
-      ? [geometry.coordinates]
-      : geometry.type === 'MultiPolygon'
-        ? geometry.coordinates
+  const polygons: Position[][][] =
+    geometry.type === 'Polygon' && 'coordinates' in geometry
+      ? [geometry.coordinates as Position[][]]
+      : geometry.type === 'MultiPolygon' && 'coordinates' in geometry
+        ? (geometry.coordinates as Position[][][])
         : [];
   return polygons.flatMap((polygon) => (polygon[0] ? planarRings(polygon[0]) : []));
 }
