@@ -32,7 +32,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     stations: { type: 'string', default: '1000' },
-    rate: { type: 'string', default: '6000' },
+    rate: { type: 'string', default: '5500' },
     seconds: { type: 'string', default: '60' },
     // raw phase: messages published but not yet delivered to the subscriber, at most
     'raw-window': { type: 'string', default: '2000' },

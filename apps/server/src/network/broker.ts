@@ -94,7 +94,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     },
     authorizePublish(client, packet, done) {
       const userId = client ? userOf.get(client) : undefined;
-      if (userId === undefined || !mayPublish(userId, packet.topic)) {
+      if (!client || userId === undefined || !mayPublish(userId, packet.topic)) {
         done(new Error(`publish to ${packet.topic} not allowed`));
         return;
       }
@@ -104,7 +104,8 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
           ? Buffer.byteLength(packet.payload)
           : packet.payload.length);
       if (size > options.maxPacketBytes) {
-        options.onOversize(client, size);
+        // Usually the connection guard saw the header first and has closed the connection already.
+        if (!client.conn.destroyed) options.onOversize(client, size);
         done(new Error('packet too large'));
         return;
       }

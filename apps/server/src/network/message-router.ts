@@ -86,7 +86,7 @@ export class MessageRouter {
             board: w.board === undefined ? undefined : String(w.board),
             mac: w.mac,
             localIp: w.ip,
-            satellite: w.sat,
+            satellite: w.sat || undefined,
             modemConf: w.modem_conf,
           },
           connection,

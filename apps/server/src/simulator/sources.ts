@@ -85,7 +85,11 @@ const SIMULATED_STATUSES = ['Supported', 'SupportedSL', 'Surveillance', 'Balloon
 /** External: satellites from GET /v1/satellites?status=... and their TLEs from GET /v1/tles.txt. */
 export async function satellitesViaApi(apiUrl: string): Promise<SimSatellite[]> {
   const tlesByNorad = new Map<number, Tle>();
-  const tleResponse = await fetch(`${apiUrl}/v1/tles.txt`);
+  const tleResponse = await fetch(`${apiUrl}/v1/tles.txt`).catch((err: unknown) => {
+    throw new Error(
+      `Cannot reach the API at ${apiUrl} (${err instanceof Error ? err.message : String(err)}); is the server running? Use --api to point elsewhere.`,
+    );
+  });
   if (!tleResponse.ok) throw new Error(`GET ${apiUrl}/v1/tles.txt answered ${tleResponse.status}`);
   const lines = (await tleResponse.text()).split(/\r?\n/);
   for (let i = 0; i + 2 < lines.length; i += 1) {
