@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -115,6 +115,7 @@ function rawBroker() {
 }
 
 async function main(): Promise<void> {
+  const loadStart = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   const dir = mkdtempSync(join(tmpdir(), 'tinygs-bench-ingest-'));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -260,7 +261,14 @@ async function main(): Promise<void> {
     const latency = ingestRun.result.latencyMs;
     const report = {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+      // Other work on the machine shows in the latency tail; the load average says how much there was.
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+        loadAverage1m: loadStart,
+        loadAverage1mAfter: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+      },
       storage: 'sqlite',
       stations: STATIONS,
       ingest: {

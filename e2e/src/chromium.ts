@@ -11,7 +11,9 @@ export function ensureChromium(): string {
   const found = process.env.CHROMIUM_PATH ?? which('chromium');
   if (found) return found;
   if (process.getuid?.() !== 0) {
-    throw new Error('Chromium is missing: install the Debian package `chromium` (as root: apt-get install -y chromium)');
+    throw new Error(
+      'Chromium is missing: install the Debian package `chromium` (as root: apt-get install -y chromium)',
+    );
   }
   console.log('Installing Debian package chromium for the browser tests...');
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });

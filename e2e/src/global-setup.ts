@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { ensureChromium } from './chromium';
 import { REPO_ROOT, removeDataDir, startServerProcess, type ServerProcess } from './server-process';
@@ -22,7 +23,10 @@ export async function setup(project: TestProject): Promise<void> {
   const chromiumPath = ensureChromium();
   for (const app of ['apps/web', 'apps/viewer']) {
     if (!existsSync(join(REPO_ROOT, app, 'dist/index.html'))) {
-      execFileSync('npm', ['run', 'build', '--workspace', app], { cwd: REPO_ROOT, stdio: 'inherit' });
+      execFileSync('npm', ['run', 'build', '--workspace', app], {
+        cwd: REPO_ROOT,
+        stdio: 'inherit',
+      });
     }
   }
   server = await startServerProcess();

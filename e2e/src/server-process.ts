@@ -63,7 +63,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) break;

@@ -61,7 +61,10 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     database.dialect === 'sqlite' &&
     config.database.kind === 'sqlite' &&
     options.writerThread !== false
-      ? await sqliteThreadStore(config.database.file, log)
+      ? await sqliteThreadStore(config.database.file, log).catch((err: unknown) => {
+          log.warn({ err }, 'SQLite writer thread not available; writing on the main thread');
+          return inProcessStore(db);
+        })
       : inProcessStore(db);
   const writer = new BatchWriter(store, ctx.events, metrics, log, {
     ...DEFAULT_BATCH_WRITER_OPTIONS,

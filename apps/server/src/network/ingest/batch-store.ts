@@ -27,7 +27,10 @@ export function inProcessStore(db: Kysely<Database>): BatchStore {
 /** Messages of the writer thread (sqlite-writer-thread.ts). */
 export type WriterRequest = { id: number; ops: WriteOp[]; droppedMessages: number };
 export type WriterReply =
-  { id: number; outcome: BatchOutcome } | { id: number; error: string } | { ready: true };
+  | { id: number; outcome: BatchOutcome }
+  | { id: number; error: string }
+  | { ready: true }
+  | { closed: true };
 
 // The thread runs TypeScript source like the rest of the server: a two-line script loads tsx's
 // API and imports the thread module through it (works under tsx and under the test runner alike).
@@ -45,6 +48,8 @@ function tsxEsmApi(): string {
 }
 const TSX_API = tsxEsmApi();
 const WORKER_BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_ENTRY)}, ${JSON.stringify(WORKER_ENTRY)}));`;
+
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export async function sqliteThreadStore(file: string, log: Logger): Promise<BatchStore> {
   let worker: Worker | null = null;
@@ -66,6 +71,10 @@ export async function sqliteThreadStore(file: string, log: Logger): Promise<Batc
       w.on('message', (reply: WriterReply) => {
         if ('ready' in reply) {
           resolve(w);
+          return;
+        }
+        if ('closed' in reply) {
+          w.emit('closed');
           return;
         }
         const p = pending.get(reply.id);
@@ -101,7 +110,14 @@ export async function sqliteThreadStore(file: string, log: Logger): Promise<Batc
       closing = true;
       const w = worker;
       worker = null;
-      if (w) await w.terminate();
+      if (!w) return;
+      const closed = new Promise<void>((resolve) => {
+        w.once('closed', () => resolve());
+        setTimeout(resolve, CLOSE_TIMEOUT_MS).unref();
+      });
+      w.postMessage({ close: true });
+      await closed;
+      await w.terminate();
     },
   };
 }

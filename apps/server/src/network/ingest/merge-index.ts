@@ -53,7 +53,10 @@ export class MergeIndex {
 
   /** Drops buckets whose every entry is older than the window. */
   expire(now: number): void {
-    while (this.buckets.length > 0 && now - ((this.buckets[0]?.startedAt ?? now) + BUCKET_MS) > this.windowMs) {
+    while (
+      this.buckets.length > 0 &&
+      now - ((this.buckets[0]?.startedAt ?? now) + BUCKET_MS) > this.windowMs
+    ) {
       this.buckets.shift();
     }
   }

@@ -11,13 +11,25 @@ const { file } = workerData as { file: string };
 const database = openDatabase({ kind: 'sqlite', file });
 
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (request: WriterRequest) => {
+port.on('message', (request: WriterRequest | { close: true }) => {
+  if ('close' in request) {
+    // After the batches already sent: the connection closes cleanly (WAL checkpointed).
+    queue = queue.then(async () => {
+      await database.close();
+      port.postMessage({ closed: true } satisfies WriterReply);
+    });
+    return;
+  }
   queue = queue.then(async () => {
     let reply: WriterReply;
     try {
+      const t0 = performance.now();
+      let t1 = 0;
       const outcome = await database.db
         .transaction()
-        .execute((trx) => writeBatch(trx, request.ops, request.droppedMessages));
+        .execute(async (trx) => { const o = await writeBatch(trx, request.ops, request.droppedMessages); t1 = performance.now(); return o; });
+      const t2 = performance.now();
+      if (t2 - t0 > 80) console.log('WTX', Math.round(t1 - t0), 'commit', Math.round(t2 - t1), request.ops.length, Math.round(Date.now() % 100000));
       reply = { id: request.id, outcome };
     } catch (err) {
       reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };

@@ -1,0 +1,268 @@
+// Bad input over HTTP: every path and method the OpenAPI document lists gets random and malformed
+// path segments, query strings, headers and bodies, signed in and not. The server must answer each
+// with a client error or success (never 5xx), keep running, and still pass its health check.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parts } from '../src/parts';
+import { loggedInUser, type LoggedIn } from './accounts-support';
+import { buildStation } from './factories';
+import { startTestServer, type TestServer } from './harness';
+
+interface Operation {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  path: string;
+  /** property names of the JSON body schema (all branches of an anyOf) */
+  bodyKeys: string[];
+  queryKeys: string[];
+}
+
+interface OpenApiOperation {
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+interface JsonSchema {
+  properties?: Record<string, unknown>;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+
+function schemaKeys(schema: JsonSchema | undefined): string[] {
+  if (!schema) return [];
+  const nested = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap(schemaKeys);
+  return [...new Set([...Object.keys(schema.properties ?? {}), ...nested])];
+}
+
+const RUNS_PER_OPERATION = 120;
+
+// Values that are right in type often enough to get past validation, and wrong in every other way.
+const fieldValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 2 ** 53, 1e308, -1e308, 999999, 1000000, 137, 433, 868.5, true, false),
+  fc.string({ maxLength: 30 }),
+  fc.base64String({ maxLength: 400 }),
+  fc.constantFrom('TinyGS-test x', 'LoRa', 'FSK', 'a@b.co', 'Norbi', '', ' '),
+);
+
+// Strings a careless or hostile client puts where an id or token belongs.
+const nasty = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom(
+    '',
+    '..',
+    '../../etc/passwd',
+    '%00',
+    '%',
+    '%E0%A4%A',
+    'a@b@c',
+    'x'.repeat(600),
+    '99999999999999999999999',
+    '-1',
+    '1e999',
+    'NaN',
+    'null',
+    '{}',
+    "' or 1=1 --",
+    '<script>alert(1)</script>',
+    '\u0000',
+    '__proto__',
+    'constructor',
+  ),
+);
+
+// Header values must be visible ASCII to be sendable at all.
+const headerValue = fc.oneof(
+  fc.stringMatching(/^[\x21-\x7e]{0,60}$/),
+  fc.constantFrom('', '0', '-1', 'null', 'undefined', '99999999999999999999999'),
+);
+
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=latin1',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'multipart/form-data',
+  'image/png',
+  'application/octet-stream',
+  'garbage/;;;',
+);
+
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 200 }),
+  fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"a":',
+    'null',
+    '[]',
+    '1e999',
+    '{"otp":1e999,"station_name":-1}',
+    '{"tx":12}',
+    '{"tx":"' + 'A'.repeat(2000) + '"}',
+    '{"email":{"$ne":null}}',
+    '{"__proto__":{"admin":true}}',
+    '['.repeat(3000) + ']'.repeat(3000),
+    '--xyz\r\nContent-Disposition: form-data; name="upload"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--xyz--\r\n',
+    '--xyz\r\nContent-Disposition: form-data; name="upload"\r\n\r\n',
+  ),
+);
+
+const query = fc.option(
+  fc.oneof(
+    fc
+      .dictionary(
+        fc.oneof(
+          fc.constantFrom('userId', 'otp', 'token', 'id', 'page', 'limit'),
+          fc.string({ maxLength: 8 }),
+        ),
+        nasty,
+        { maxKeys: 4 },
+      )
+      .map((d) => new URLSearchParams(d).toString()),
+    fc.constantFrom('%', '%zz', '&&&==', 'userId=1&userId=2', 'a[b][c]=1', '?'),
+  ),
+  { nil: undefined },
+);
+
+type Auth = 'none' | 'valid' | 'random' | 'other-user';
+
+describe('HTTP robustness: random and malformed requests on every documented route', () => {
+  let server: TestServer;
+  let owner: LoggedIn;
+  let other: LoggedIn;
+  let stationId = '';
+  let operations: Operation[] = [];
+
+  beforeAll(async () => {
+    // The network part is included so station commands (operate, tx, test) run their real path.
+    const network = parts.find((p) => p.name === 'network');
+    server = await startTestServer('sqlite', { parts: network ? [network] : [] });
+    owner = await loggedInUser(server);
+    other = await loggedInUser(server);
+    stationId = await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Fuzz_GS' });
+    const res = await server.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, Record<string, OpenApiOperation>> }>();
+    operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([m]) => ['get', 'post', 'put', 'delete', 'patch'].includes(m))
+        .map(([m, spec]) => ({
+          method: m.toUpperCase() as Operation['method'],
+          path,
+          bodyKeys: schemaKeys(spec.requestBody?.content?.['application/json']?.schema),
+          queryKeys: (spec.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        })),
+    );
+    // Deleting the station goes last so the other station routes see it.
+    operations.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('lists the routes it is going to exercise', () => {
+    // The accounts and station routes exist already; the document must describe them.
+    const listed = operations.map((o) => `${o.method} ${o.path}`);
+    expect(listed).toContain('POST /v1/login');
+    expect(listed).toContain('PUT /v1/station/{id}');
+    expect(listed.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('never answers 5xx to any malformed request, and stays healthy', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      const paramNames = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
+      await fc
+        .assert(
+          fc.asyncProperty(
+            fc.array(
+              fc.oneof(
+                nasty.map((s) => ({ raw: false, s })),
+                fc
+                  .constantFrom('%', '%E0%A4%A', '..%2F..', '%2e%2e')
+                  .map((s) => ({ raw: true, s })),
+                fc.constant({ raw: false, s: 'OWN_STATION' }),
+              ),
+              { minLength: paramNames.length, maxLength: paramNames.length },
+            ),
+            fc.oneof(
+              query,
+              // The documented query parameters, each with the signed-in user's id or junk.
+              fc
+                .array(fc.oneof(fc.constant('OWN_USER'), nasty), {
+                  minLength: op.queryKeys.length,
+                  maxLength: op.queryKeys.length,
+                })
+                .map((values) =>
+                  op.queryKeys
+                    .map((k, i) => {
+                      const v = values[i] === 'OWN_USER' ? owner.id : (values[i] ?? '');
+                      return `${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+                    })
+                    .join('&'),
+                ),
+            ),
+            fc.constantFrom<Auth>('none', 'valid', 'valid', 'random', 'other-user'),
+            fc.record({ userid: headerValue, sessiontoken: headerValue }),
+            fc.dictionary(
+              fc.constantFrom('accept', 'accept-encoding', 'x-forwarded-for', 'cookie', 'origin'),
+              headerValue,
+              { maxKeys: 3 },
+            ),
+            fc.oneof(fc.constant('application/json'), contentType),
+            fc.oneof(
+              fc.option(body, { nil: undefined }),
+              // Objects shaped like the documented body, with wrong, extreme or plausible values.
+              fc
+                .record(
+                  Object.fromEntries(op.bodyKeys.map((k) => [k, fieldValue])) as Record<
+                    string,
+                    typeof fieldValue
+                  >,
+                  { requiredKeys: [] },
+                )
+                .map((o) => JSON.stringify(o)),
+            ),
+            async (segments, qs, auth, randomAuth, extraHeaders, type, payload) => {
+              let path = op.path;
+              paramNames.forEach((name, i) => {
+                const seg = segments[i] ?? { raw: false, s: '' };
+                const value =
+                  seg.s === 'OWN_STATION' ? stationId : seg.raw ? seg.s : encodeURIComponent(seg.s);
+                path = path.replace(`{${name}}`, value);
+              });
+              const url = qs === undefined ? path : `${path}?${qs}`;
+              const headers: Record<string, string> = { ...extraHeaders };
+              if (auth === 'valid') Object.assign(headers, owner.headers);
+              if (auth === 'other-user') Object.assign(headers, other.headers);
+              if (auth === 'random') Object.assign(headers, randomAuth);
+              if (type !== undefined) headers['content-type'] = type;
+              const res = await server.app.inject({
+                method: op.method,
+                url,
+                headers,
+                ...(payload !== undefined && op.method !== 'GET' ? { payload } : {}),
+              });
+              if (res.statusCode >= 500) {
+                throw new Error(`${op.method} ${url} [${auth}] -> ${res.statusCode} ${res.body}`);
+              }
+            },
+          ),
+          { numRuns: RUNS_PER_OPERATION, endOnFailure: true },
+        )
+        .catch((err: unknown) => {
+          // Keep going so one run reports every route that fails, each with its shrunk example.
+          failures.push(`${op.method} ${op.path}: ${String(err).slice(0, 1500)}`);
+        });
+    }
+    expect(failures).toEqual([]);
+    const health = await server.app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+  });
+});
