@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+// Loads vitest's types so the ProvidedContext augmentation below has a module to merge into.
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { ensureChromium } from './chromium';

@@ -86,7 +86,9 @@ describe('MQTT isolation between users', () => {
     client.end(true);
 
     // The server's own command must arrive: proof the victim's subscription works while we look.
-    await server.ctx.services.commands.log(`${VICTIM_GS}@${victim.id}`, 'control');
+    const commands = server.ctx.services.commands;
+    if (!commands) throw new Error('command service not running');
+    await commands.log(`${VICTIM_GS}@${victim.id}`, 'control');
     const logTopic = stationTopic(victim.id, VICTIM_GS, 'cmnd', 'log');
     await waitFor(() => delivered.slice(before).includes(logTopic));
     await server.ctx.services.network?.flush();

@@ -23,6 +23,9 @@ export function openDatabase(database: Config['database']): Db {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     // A dropped connection must not crash the process; the next query reports the failure (503).
     pool.on('error', () => undefined);
+    // A connection dropped while a query runs also emits on the client itself; the query rejects
+    // with the same error, so this listener only keeps the process alive.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],

@@ -10,10 +10,18 @@ import {
   stationRoutes,
 } from '../../accounts/routes';
 import { sseRoutes } from '../../network/sse-route';
+import { catalogueRoutes } from '../../public-api/catalogue-routes';
+import { exportRoutes } from '../../public-api/export-routes';
+import { packetRoutes } from '../../public-api/packet-routes';
+import { stationRoutes as publicStationRoutes } from '../../public-api/station-routes';
 
 export type RouteModule = (app: App, ctx: AppContext) => Promise<void>;
 
 export const routeModules: RouteModule[] = [
+  catalogueRoutes,
+  packetRoutes,
+  publicStationRoutes,
+  exportRoutes,
   loginRoutes,
   profileRoutes,
   creationRoutes,

@@ -138,7 +138,6 @@ export class BatchWriter {
     this.metrics.packetsStored += outcome.newPackets.length;
     this.metrics.batchesWritten += 1;
     this.metrics.lastBatchMs = performance.now() - started;
-    if (this.metrics.lastBatchMs > 120) console.log('SLOW', Math.round(this.metrics.lastBatchMs), batch.length, Math.round(Date.now() % 100000));
     this.metrics.maxBatchMs = Math.max(this.metrics.maxBatchMs, this.metrics.lastBatchMs);
     try {
       this.announce(outcome);

@@ -23,13 +23,9 @@ port.on('message', (request: WriterRequest | { close: true }) => {
   queue = queue.then(async () => {
     let reply: WriterReply;
     try {
-      const t0 = performance.now();
-      let t1 = 0;
       const outcome = await database.db
         .transaction()
-        .execute(async (trx) => { const o = await writeBatch(trx, request.ops, request.droppedMessages); t1 = performance.now(); return o; });
-      const t2 = performance.now();
-      if (t2 - t0 > 80) console.log('WTX', Math.round(t1 - t0), 'commit', Math.round(t2 - t1), request.ops.length, Math.round(Date.now() % 100000));
+        .execute((trx) => writeBatch(trx, request.ops, request.droppedMessages));
       reply = { id: request.id, outcome };
     } catch (err) {
       reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };

@@ -1,0 +1,161 @@
+// Public catalogue reads: statistics, satellite lists and details, world-map positions, TLEs.
+import {
+  ErrorBodySchema,
+  SatelliteDetailResponseSchema,
+  SatelliteNameParamsSchema,
+  SatellitesQuerySchema,
+  SatellitesResponseSchema,
+  StatisticsResponseSchema,
+  WorldmapResponseSchema,
+  type SatelliteDetail,
+} from '@tinygs/contracts';
+import { z } from 'zod';
+import { notFound } from '../http/errors';
+import type { RouteModule } from '../http/routes';
+import { readCounters } from '../repositories/counters';
+import {
+  findSatellite,
+  lastTelemetry,
+  listSatellites,
+} from '../repositories/public/catalogue-reads';
+import { sendCached } from './http-cache';
+import { positionNow, tleOf, toSatellite } from './wire';
+
+const INACTIVE = ['Inactive', 'BInactive'];
+/** Not in orbit (yet, or any more): nothing to draw on the live map. */
+const NOT_ON_MAP = ['Inactive', 'BInactive', 'Future', 'BFuture'];
+
+export const catalogueRoutes: RouteModule = async (app, ctx) => {
+  const db = ctx.database.db;
+
+  app.get(
+    '/v1/statistics',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Network totals: members, online stations, packets',
+        response: { 200: StatisticsResponseSchema },
+      },
+    },
+    async () => {
+      const c = await readCounters(db);
+      return { members: c.members, stations: c.stations, packets: c.packets };
+    },
+  );
+
+  const listSchema = {
+    tags: ['public'],
+    querystring: SatellitesQuerySchema,
+    response: { 200: SatellitesResponseSchema, 400: ErrorBodySchema },
+  };
+  app.get(
+    '/v1/satellites',
+    {
+      schema: {
+        ...listSchema,
+        summary: 'Satellites not retired, or exactly one status with ?status=',
+      },
+    },
+    async (req, reply) => {
+      const rows = await listSatellites(
+        db,
+        req.query.status ? { status: req.query.status } : { excludeStatuses: INACTIVE },
+      );
+      return sendCached(req, reply, JSON.stringify(rows.map((r) => toSatellite(r))), undefined, 5);
+    },
+  );
+  app.get(
+    '/v1/satellitesIna',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Retired satellites',
+        response: { 200: SatellitesResponseSchema },
+      },
+    },
+    async (req, reply) => {
+      const rows = await listSatellites(db, { status: 'Inactive' });
+      return sendCached(req, reply, JSON.stringify(rows.map((r) => toSatellite(r))), undefined, 5);
+    },
+  );
+
+  const detail = async (name: string): Promise<SatelliteDetail> => {
+    const row = await findSatellite(db, name);
+    if (!row) throw notFound(`Unknown satellite: ${name}`);
+    const telemetry = await lastTelemetry(db, name);
+    return {
+      ...toSatellite(row),
+      tle: tleOf(row),
+      lastTelemetry: telemetry ? (JSON.parse(telemetry) as SatelliteDetail['lastTelemetry']) : null,
+      webTemplate: row.webTemplate || null,
+      totals: { confirmedPackets: row.confirmedPackets, stationReceptions: row.frames },
+    };
+  };
+  for (const path of ['/v1/satellite/:name', '/v1/satelliteIna/:name']) {
+    app.get(
+      path,
+      {
+        schema: {
+          tags: ['public'],
+          summary: 'One satellite with its TLE, last telemetry, web template and totals',
+          params: SatelliteNameParamsSchema,
+          response: {
+            200: SatelliteDetailResponseSchema,
+            400: ErrorBodySchema,
+            404: ErrorBodySchema,
+          },
+        },
+      },
+      async (req, reply) =>
+        sendCached(req, reply, JSON.stringify(await detail(req.params.name)), undefined, 5),
+    );
+  }
+
+  app.get(
+    '/v1/satellitesWorldmap',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Where each satellite in orbit is now (tleMissing when it cannot be computed)',
+        response: { 200: WorldmapResponseSchema },
+      },
+    },
+    async () => {
+      const now = Date.now();
+      const rows = await listSatellites(db, { excludeStatuses: NOT_ON_MAP });
+      return rows.map((r) => {
+        const pos = positionNow(r, now);
+        return pos
+          ? {
+              name: r.name,
+              displayName: r.displayName,
+              lat: pos.lat,
+              lng: pos.lng,
+              alt: pos.alt,
+              tleMissing: false,
+            }
+          : { name: r.name, displayName: r.displayName, lat: null, lng: null, tleMissing: true };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/tles.txt',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Three lines per satellite: name, line 1, line 2',
+        response: { 200: z.string() },
+      },
+    },
+    async (req, reply) => {
+      const rows = await listSatellites(db, { excludeStatuses: INACTIVE });
+      const text = rows
+        .map((r) => tleOf(r))
+        .filter((t): t is [string, string, string] => t !== null)
+        .map((t) => t.join('\n'))
+        .join('\n');
+      return sendCached(req, reply, `${text}\n`, 'text/plain; charset=utf-8', 300);
+    },
+  );
+};

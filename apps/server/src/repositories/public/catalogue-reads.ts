@@ -1,0 +1,71 @@
+// Read queries of the satellite catalogue for the public API.
+import type { Kysely } from 'kysely';
+import type { Database, SatelliteRow } from '../../db/schema';
+
+export async function listSatellites(
+  db: Kysely<Database>,
+  filter: { status?: string; excludeStatuses?: readonly string[] },
+): Promise<SatelliteRow[]> {
+  let q = db.selectFrom('satellites').selectAll();
+  if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.excludeStatuses?.length) q = q.where('status', 'not in', [...filter.excludeStatuses]);
+  return q.orderBy('name').execute();
+}
+
+export async function findSatellite(
+  db: Kysely<Database>,
+  name: string,
+): Promise<SatelliteRow | undefined> {
+  return db.selectFrom('satellites').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function templatesOf(
+  db: Kysely<Database>,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  if (names.length === 0) return {};
+  const rows = await db
+    .selectFrom('satellites')
+    .select(['name', 'webTemplate'])
+    .where('name', 'in', [...names])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.name, r.webTemplate]));
+}
+
+/** The newest decoded telemetry of a satellite (packets index on satellite, server_time). */
+export async function lastTelemetry(
+  db: Kysely<Database>,
+  satellite: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('packets')
+    .select('parsed')
+    .where('satellite', '=', satellite)
+    .where('parsed', 'is not', null)
+    .orderBy('serverTime', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.parsed ?? null;
+}
+
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function searchSatellites(db: Kysely<Database>, text: string, limit: number) {
+  const pattern = likePattern(text);
+  const norad = /^\d{1,9}$/.test(text) ? Number(text) : -1;
+  return db
+    .selectFrom('satellites')
+    .select(['name', 'displayName', 'status'])
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['name']), 'like', eb.val(pattern)),
+        eb(eb.fn('lower', ['displayName']), 'like', eb.val(pattern)),
+        eb('norad', '=', norad),
+      ]),
+    )
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+}
