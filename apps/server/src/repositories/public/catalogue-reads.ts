@@ -1,5 +1,5 @@
 // Read queries of the satellite catalogue for the public API.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, SatelliteRow } from '../../db/schema';
 
 export async function listSatellites(
@@ -48,20 +48,21 @@ export async function lastTelemetry(
   return row?.parsed ?? null;
 }
 
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `lower(column) LIKE '%text%'` with the wildcards of `text` escaped (SQLite needs ESCAPE spelt out). */
+export function containsIgnoringCase(column: string, text: string) {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 export async function searchSatellites(db: Kysely<Database>, text: string, limit: number) {
-  const pattern = likePattern(text);
   const norad = /^\d{1,9}$/.test(text) ? Number(text) : -1;
   return db
     .selectFrom('satellites')
     .select(['name', 'displayName', 'status'])
     .where((eb) =>
       eb.or([
-        eb(eb.fn('lower', ['name']), 'like', eb.val(pattern)),
-        eb(eb.fn('lower', ['displayName']), 'like', eb.val(pattern)),
+        containsIgnoringCase('name', text),
+        containsIgnoringCase('displayName', text),
         eb('norad', '=', norad),
       ]),
     )

@@ -1,6 +1,7 @@
 // Read queries of stations for the public API.
 import type { Kysely } from 'kysely';
 import type { Database, StationRow } from '../../db/schema';
+import { containsIgnoringCase } from './catalogue-reads';
 
 export async function findStation(
   db: Kysely<Database>,
@@ -25,11 +26,10 @@ export async function stationOwner(db: Kysely<Database>, id: string): Promise<st
 }
 
 export async function searchStations(db: Kysely<Database>, text: string, limit: number) {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return db
     .selectFrom('stations')
     .select(['id', 'name', 'userId'])
-    .where((eb) => eb(eb.fn('lower', ['name']), 'like', eb.val(pattern)))
+    .where(containsIgnoringCase('name', text))
     .orderBy('name')
     .limit(limit)
     .execute();

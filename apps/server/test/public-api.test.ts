@@ -1,0 +1,235 @@
+// The public read API as a visitor, a community tool and an owner meet it, on both databases.
+import {
+  NetworkStatisticsSchema,
+  PacketDetailResponseSchema,
+  PacketsInaResponseSchema,
+  PacketsV2ResponseSchema,
+  SatelliteDetailResponseSchema,
+  SatellitesResponseSchema,
+  SearchResponseSchema,
+  StationPacketsResponseSchema,
+  StationResponseSchema,
+  StationsResponseSchema,
+  StationStatisticsResponseSchema,
+  WorldmapResponseSchema,
+} from '@tinygs/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedInUser, type LoggedIn } from './accounts-support';
+import { buildStation } from './factories';
+import { DIALECTS, startTestServer, type TestServer } from './harness';
+import { hexId, insertPackets } from './public-fixtures';
+
+const OWNER_ONLY = [
+  'local_ip',
+  'wifiRssi',
+  'radioStatus',
+  'autoUpdate',
+  'beta',
+  'tx',
+  'modem_conf',
+];
+
+describe.each(DIALECTS)('public read API on %s', (dialect) => {
+  let server: TestServer;
+  let owner: LoggedIn;
+  let other: LoggedIn;
+  let stationId: string;
+  const now = Date.now();
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const db = server.ctx.database.db;
+    owner = await loggedInUser(server);
+    other = await loggedInUser(server);
+    stationId = await buildStation(db, {
+      name: 'Madrid_Roof',
+      userId: owner.id,
+      status: 1,
+      localIp: '192.168.1.50',
+      wifiRssi: -63,
+      radioStatus: 0,
+      tx: 1,
+      modemConf: '{"mode":"LoRa","freq":436.703}',
+    });
+    // 120 Norbi packets heard by the station, the newest a CRC error; one Norby packet 2 days ago.
+    await insertPackets(db, [
+      ...Array.from({ length: 119 }, (_, i) => ({
+        id: hexId(i + 1),
+        satellite: 'Norbi',
+        serverTime: now - (200 - i) * 1000,
+        stations: [{ id: stationId, userId: owner.id }],
+      })),
+      {
+        id: hexId(500),
+        satellite: 'Norbi',
+        serverTime: now - 1000,
+        crcError: true,
+        stations: [{ id: stationId, userId: owner.id }],
+      },
+    ]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    server.app.inject({ method: 'GET', url, headers });
+
+  it('serves statistics and the catalogue in their contract shapes', async () => {
+    expect(NetworkStatisticsSchema.safeParse((await get('/v1/statistics')).json()).success).toBe(
+      true,
+    );
+    const all = SatellitesResponseSchema.parse((await get('/v1/satellites')).json());
+    expect(all.length).toBeGreaterThanOrEqual(40);
+    expect(all.some((s) => s.status === 'Inactive')).toBe(false);
+    const balloons = SatellitesResponseSchema.parse(
+      (await get('/v1/satellites/?status=Balloon')).json(),
+    );
+    expect(balloons.length).toBeGreaterThan(0);
+    expect(balloons.every((s) => s.status === 'Balloon')).toBe(true);
+    const inactive = SatellitesResponseSchema.parse((await get('/v1/satellitesIna')).json());
+    expect(inactive.every((s) => s.status === 'Inactive')).toBe(true);
+    const norby = SatelliteDetailResponseSchema.parse((await get('/v1/satellite/Norbi')).json());
+    expect(norby.displayName).toBe('Norby');
+    expect(norby.tle).toHaveLength(3);
+    expect(norby.webTemplate).toBeTruthy();
+    expect(
+      WorldmapResponseSchema.parse((await get('/v1/satellitesWorldmap')).json()).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('answers catalogue requests with an ETag and 304 when unchanged', async () => {
+    const first = await get('/v1/tles.txt');
+    expect(first.headers['content-type']).toContain('text/plain');
+    expect(first.body.trim().split('\n').length % 3).toBe(0);
+    const etag = String(first.headers.etag);
+    expect((await get('/v1/tles.txt', { 'if-none-match': etag })).statusCode).toBe(304);
+  });
+
+  it('lists the latest 50 packets with templates, CRC errors without a parsed key', async () => {
+    const body = PacketsV2ResponseSchema.parse((await get('/v2/packets?satellite=Norbi')).json());
+    expect(body.packets).toHaveLength(50);
+    expect(body.packets[0]?.id).toBe(hexId(500));
+    expect('parsed' in (body.packets[0] as object)).toBe(false);
+    expect(body.packets[1]?.parsed).toEqual({ payload: { tinygsTxPower: 100 } });
+    expect(body.templates.Norbi).toBeTruthy();
+    const byStation = PacketsV2ResponseSchema.parse(
+      (await get(`/v2/packets?station=${stationId}`)).json(),
+    );
+    expect(byStation.packets).toHaveLength(50);
+  });
+
+  it('gives the latest and the first 100 packets of a satellite with more than 100', async () => {
+    const body = PacketsInaResponseSchema.parse(
+      (await get('/v2/packetsIna?satellite=Norbi')).json(),
+    );
+    expect(body.latest).toHaveLength(100);
+    expect(body.first).toHaveLength(100);
+    expect(body.first?.[0]?.id).toBe(hexId(1));
+  });
+
+  it('shows one packet with every station that heard it', async () => {
+    const body = PacketDetailResponseSchema.parse((await get(`/v1/packet/${hexId(7)}`)).json());
+    expect(body.stations).toHaveLength(1);
+    expect(body.stations[0]).toMatchObject({
+      name: 'Madrid_Roof',
+      userId: owner.id,
+      distance: 1200,
+      crc_error: false,
+    });
+    expect(body.footPrint).toBe(2500);
+    expect((await get('/v1/packet/does-not-exist')).statusCode).toBe(404);
+  });
+
+  it('keeps owner-only station fields from visitors and other users', async () => {
+    const anonymous = StationResponseSchema.parse((await get(`/v1/station/${stationId}`)).json());
+    const stranger = StationResponseSchema.parse(
+      (await get(`/v1/station/${stationId}`, other.headers)).json(),
+    );
+    for (const view of [anonymous, stranger])
+      for (const key of OWNER_ONLY) expect(view).not.toHaveProperty(key);
+    const mine = StationResponseSchema.parse(
+      (await get(`/v1/station/${stationId}`, owner.headers)).json(),
+    );
+    expect(mine).toMatchObject({
+      local_ip: '192.168.1.50',
+      wifiRssi: -63,
+      radioStatus: 0,
+      tx: true,
+    });
+    expect((await get('/v1/station/Nobody@123')).statusCode).toBe(404);
+    expect((await get('/v1/station/bad%20id')).statusCode).toBe(400);
+  });
+
+  it('lists stations, optionally of one user, and 30 days of station statistics', async () => {
+    const all = StationsResponseSchema.parse((await get('/v1/stations')).json());
+    expect(all.map((s) => s.name)).toContain('Madrid_Roof');
+    const mine = StationsResponseSchema.parse(
+      (await get(`/v1/stations?userId=${owner.id}`)).json(),
+    );
+    expect(mine).toHaveLength(1);
+    expect(
+      StationsResponseSchema.parse((await get(`/v1/stations?userId=${other.id}`)).json()),
+    ).toEqual([]);
+    const stats = StationStatisticsResponseSchema.parse(
+      (await get(`/v1/station/${stationId}/statistics`)).json(),
+    );
+    expect(stats.reduce((n, d) => n + d.frames.length, 0)).toBe(120);
+  });
+
+  it('pages a station’s packets for its owner only', async () => {
+    const first = StationPacketsResponseSchema.parse(
+      (await get(`/v1/packets?station=${stationId}`)).json(),
+    );
+    expect(first).toHaveLength(50);
+    const before = first[first.length - 1]?.serverTime as number;
+    const anonymous = await get(`/v1/packets?station=${stationId}&before=${before}`);
+    expect(anonymous.statusCode).toBe(401);
+    const next = StationPacketsResponseSchema.parse(
+      (await get(`/v1/packets?station=${stationId}&before=${before}`, owner.headers)).json(),
+    );
+    expect(next).toHaveLength(50);
+    expect(next.every((p) => p.serverTime < before)).toBe(true);
+    expect((await get(`/v1/packets?station=${stationId}&before=yesterday`)).statusCode).toBe(400);
+  });
+
+  it('searches satellites by name and NORAD id, and stations by name', async () => {
+    const byName = SearchResponseSchema.parse((await get('/v1/search?q=fossa')).json());
+    expect(byName.satellites.map((s) => s.name)).toContain('FossaSat-2E11');
+    const byNorad = SearchResponseSchema.parse((await get('/v1/search?q=46494')).json());
+    expect(byNorad.satellites.map((s) => s.name)).toEqual(['Norbi']);
+    const stations = SearchResponseSchema.parse((await get('/v1/search?q=madrid_')).json());
+    expect(stations.stations.map((s) => s.id)).toEqual([stationId]);
+    expect((await get('/v1/search?q=')).statusCode).toBe(400);
+  });
+
+  it('rejects malformed input with 400 and names unknown things with 404', async () => {
+    expect((await get('/v1/satellites?status=Bogus')).statusCode).toBe(400);
+    expect((await get('/v1/satellite/Nope')).statusCode).toBe(404);
+    expect((await get('/v2/packets?satellite=Nope')).statusCode).toBe(404);
+    expect((await get('/v2/packetsIna')).statusCode).toBe(400);
+  });
+
+  it('lists every public call in the OpenAPI document', async () => {
+    const doc = (await get('/openapi.json')).json<{ paths: Record<string, unknown> }>();
+    for (const path of [
+      '/v1/statistics',
+      '/v1/satellites',
+      '/v1/satellitesIna',
+      '/v1/satellite/{name}',
+      '/v1/satellitesWorldmap',
+      '/v1/tles.txt',
+      '/v2/packets',
+      '/v2/packetsIna',
+      '/v1/packet/{id}',
+      '/v1/stations',
+      '/v1/station/{id}',
+      '/v1/station/{id}/statistics',
+      '/v1/packets',
+      '/v1/export/packets',
+      '/v1/search',
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+  });
+});
