@@ -52,7 +52,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
       MQTT_HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SIMULATED_STATIONS: '5',
+      // Enough stations that a pass over one of them announces a packet within seconds.
+      SIMULATED_STATIONS: '40',
       LOG_LEVEL: 'info',
       ...options.env,
     },

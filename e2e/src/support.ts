@@ -52,9 +52,9 @@ export async function somePacketId(baseUrl: string): Promise<string> {
 export async function someStationId(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/v1/stations`);
   if (res.ok) {
-    const list = (await res.json()) as { id?: string }[];
-    const id = Array.isArray(list) ? list[0]?.id : undefined;
-    if (id) return id;
+    const list = (await res.json()) as { name: string; userId: string }[];
+    const first = Array.isArray(list) ? list[0] : undefined;
+    if (first) return `${first.name}@${first.userId}`;
   }
   const announced = await nextAnnouncedPacket(baseUrl);
   const id = announced.stations[0];

@@ -55,7 +55,7 @@ describe('live map and login', () => {
       await page.goto(`${baseUrl}/${link.search}`, { waitUntil: 'load' });
       await page.waitForURL(new RegExp(`/user/${userId}$`), { timeout: 20_000 });
       await page
-        .getByText(/NEW STATION/i)
+        .getByText(/User Console/)
         .first()
         .waitFor({ state: 'visible', timeout: 15_000 });
       expect(await page.title()).toMatch(/TinyGS$/);

@@ -1,5 +1,6 @@
 import { Link as RouterLink, useLocation } from 'react-router';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
@@ -9,16 +10,19 @@ import { MAIN_LINKS, NAV_GROUPS, type NavLinkItem } from './navigation';
 function NavItem({ item, onNavigate }: { item: NavLinkItem; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const selected = item.to === '/' ? pathname === '/' : pathname === item.to;
+  // Lists hold list items only (screen readers count them); the link sits inside the item.
   return (
-    <ListItemButton
-      component={RouterLink}
-      to={item.to}
-      selected={selected}
-      aria-current={selected ? 'page' : undefined}
-      onClick={onNavigate}
-    >
-      <ListItemText primary={item.label} />
-    </ListItemButton>
+    <ListItem disablePadding>
+      <ListItemButton
+        component={RouterLink}
+        to={item.to}
+        selected={selected}
+        aria-current={selected ? 'page' : undefined}
+        onClick={onNavigate}
+      >
+        <ListItemText primary={item.label} />
+      </ListItemButton>
+    </ListItem>
   );
 }
 

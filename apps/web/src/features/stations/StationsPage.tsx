@@ -45,7 +45,7 @@ export default function StationsPage() {
       {error && <Alert severity="error">Could not load the stations.</Alert>}
       {loading ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
-          <CircularProgress />
+          <CircularProgress aria-label="Loading stations" />
         </Box>
       ) : view === 'map' ? (
         <Box sx={{ position: 'relative' }}>
