@@ -13,7 +13,8 @@ import {
 } from '../../../e2e/src/server-process';
 import { openEventStream, waitFor } from './network-helpers';
 
-const STATIONS = 30;
+// Enough simulated stations that passes (and so announced packets) come every few seconds.
+const STATIONS = 60;
 
 function readStore(dataDir: string) {
   const db = new Database(join(dataDir, 'tinygs.db'), { readonly: true, fileMustExist: true });
@@ -58,7 +59,7 @@ describe('SIGKILL mid-traffic and restart on the same data', () => {
 
   it(
     'keeps every announced packet and brings the stations back',
-    { timeout: 150_000 },
+    { timeout: 280_000 },
     async () => {
       server = await startServerProcess({ env: { SIMULATED_STATIONS: String(STATIONS) } });
       dataDir = server.dataDir;
@@ -66,8 +67,8 @@ describe('SIGKILL mid-traffic and restart on the same data', () => {
       const stream = await openEventStream(server.url);
       // Enough traffic that the kill lands between batches, not in a quiet network.
       await waitFor(
-        () => stream.events.filter((e) => e.event === 'new-packet').length >= 10,
-        60_000,
+        () => stream.events.filter((e) => e.event === 'new-packet').length >= 5,
+        120_000,
       );
       await server.kill('SIGKILL');
       stream.close();
