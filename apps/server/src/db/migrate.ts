@@ -2,10 +2,12 @@
 // time) so the same list runs under tsx, in tests and in any packaging.
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial';
+import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_drop_frame_hash_index': m0002,
 };
 
 class StaticProvider implements MigrationProvider {
