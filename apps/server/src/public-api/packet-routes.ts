@@ -1,5 +1,7 @@
 // Public packet reads: latest per satellite or station, inactive satellites' history, one packet
-// with every station that heard it, and a station's packets page by page.
+// with every station that heard it, and a station's packets page by page. The hot answers are
+// built by typed mappers and sent as JSON text: validating each of them again against its zod
+// schema on the way out cost more than the query (docs/PERFORMANCE.md).
 import {
   ErrorBodySchema,
   INACTIVE_PACKETS_SHOWN,
@@ -12,6 +14,8 @@ import {
   PacketsV2ResponseSchema,
   StationPacketsQuerySchema,
   StationPacketsResponseSchema,
+  type PacketDetail,
+  type PacketsV2Response,
 } from '@tinygs/contracts';
 import { sessionUser } from '../http/auth';
 import { notFound, unauthorized } from '../http/errors';
@@ -26,6 +30,7 @@ import {
   stationPackets,
 } from '../repositories/public/packet-reads';
 import { findStation } from '../repositories/public/station-reads';
+import { sendJsonText } from './http-cache';
 import { toPacket, toPacketDetail } from './wire';
 
 export const packetRoutes: RouteModule = async (app, ctx) => {
@@ -48,7 +53,7 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
         response: { 200: PacketsV2ResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { satellite, station } = req.query;
       let rows;
       if (station) {
@@ -59,7 +64,8 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
         rows = await latestPackets(db, satellite ?? null, PACKETS_PAGE_SIZE);
       }
       const templates = await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
-      return { packets: rows.map(toPacket), templates };
+      const body: PacketsV2Response = { packets: rows.map(toPacket), templates };
+      return sendJsonText(reply, JSON.stringify(body));
     },
   );
 
@@ -126,7 +132,7 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const station = await findStation(db, req.query.station);
       if (!station) throw notFound(`Unknown station: ${req.query.station}`);
       const before = req.query.before ?? null;
@@ -137,7 +143,7 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
           throw unauthorized('Sign in as the station owner to load more packets');
       }
       const rows = await stationPackets(db, station.id, before, PACKETS_PAGE_SIZE);
-      return rows.map(toPacket);
+      return sendJsonText(reply, JSON.stringify(rows.map(toPacket)));
     },
   );
 };

@@ -137,7 +137,8 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
         .map(toPicture);
       // Owner views differ per caller: never let a shared cache keep one.
       reply.header('cache-control', 'private, no-store').header('vary', 'userId, sessionToken');
-      return { ...toStationFull(row, isOwner), pictures };
+      const body: StationFull = { ...toStationFull(row, isOwner), pictures };
+      return sendJsonText(reply, JSON.stringify(body));
     },
   );
 
