@@ -104,14 +104,15 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
           response: { 200: PacketDetailResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const row = await findPacket(db, req.params.id);
         if (!row) throw notFound(`Unknown packet: ${req.params.id}`);
         const [receptions, templates] = await Promise.all([
           receptionsOf(db, row.id),
           templatesOf(db, [row.satellite]),
         ]);
-        return toPacketDetail(row, receptions, templates[row.satellite] || null);
+        const body: PacketDetail = toPacketDetail(row, receptions, templates[row.satellite] || null);
+        return sendJsonText(reply, JSON.stringify(body));
       },
     );
   }
