@@ -1,0 +1,68 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { STORAGE_KEYS } from '@tinygs/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../../../test/fetchMock';
+import { renderWithApp } from '../../../test/render';
+import UserPage from './UserPage';
+
+const USER = {
+  email: 'owner@example.org',
+  emailVal: true,
+  acceptedTerms: true,
+  newsletterFrequency: 'none',
+};
+
+function renderAt(route: string) {
+  return renderWithApp(<UserPage />, { route, path: '/user/:userId' });
+}
+
+describe('User Console', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('keeps the spinner while the user cannot be loaded', async () => {
+    mockFetch({ '/v1/stations?userId=42': { body: [] } });
+    renderAt('/user/42');
+    expect(await screen.findByLabelText('Loading user')).toBeInTheDocument();
+    expect(screen.queryByText('CREDENTIALS')).not.toBeInTheDocument();
+  });
+
+  it('shows the broker credentials with the session headers and confirms a copy', async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '42');
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+    const calls = mockFetch({
+      '/v1/user?userId=42': { body: USER },
+      '/v1/stations?userId=42': { body: [] },
+      '/v1/mqttcred?userId=42': { body: { user: '42', pass: 's3cret' } },
+    });
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderAt('/user/42');
+    await userEvent.click(await screen.findByText('CREDENTIALS'));
+    expect(await screen.findByText('s3cret')).toBeInTheDocument();
+    const credCall = calls.find((c) => c.url.startsWith('/v1/mqttcred'));
+    expect((credCall?.init?.headers as Record<string, string>).sessionToken).toBe('tok');
+    await userEvent.click(screen.getByRole('button', { name: 'Copy pass' }));
+    expect(writeText).toHaveBeenCalledWith('s3cret');
+    expect(await screen.findByText('Copied to clipboard!')).toBeInTheDocument();
+    await waitFor(
+      () => expect(screen.queryByText('Copied to clipboard!')).not.toBeInTheDocument(),
+      { timeout: 3000 },
+    );
+  });
+
+  it('says Could not load when the credentials call fails', async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '42');
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+    mockFetch({
+      '/v1/user?userId=42': { body: USER },
+      '/v1/stations?userId=42': { body: [] },
+      '/v1/mqttcred?userId=42': { status: 500, body: { error: 'boom' } },
+    });
+    renderAt('/user/42');
+    await userEvent.click(await screen.findByText('CREDENTIALS'));
+    expect(await screen.findByText('Could not load')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+  });
+});
