@@ -1,13 +1,11 @@
-// Once per browser-test run: Chromium present, front ends built, one server with a few simulated
-// stations. Tests read its address with inject('baseUrl').
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// Once per browser-test run: Chromium present, front ends built from the current sources, one
+// server with simulated stations. Tests read its address with inject('baseUrl').
 // Loads vitest's types so the ProvidedContext augmentation below has a module to merge into.
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { ensureFrontEnds } from './build';
 import { ensureChromium } from './chromium';
-import { REPO_ROOT, removeDataDir, startServerProcess, type ServerProcess } from './server-process';
+import { removeDataDir, startServerProcess, type ServerProcess } from './server-process';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,14 +20,7 @@ let server: ServerProcess | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const chromiumPath = ensureChromium();
-  for (const app of ['apps/web', 'apps/viewer']) {
-    if (!existsSync(join(REPO_ROOT, app, 'dist/index.html'))) {
-      execFileSync('npm', ['run', 'build', '--workspace', app], {
-        cwd: REPO_ROOT,
-        stdio: 'inherit',
-      });
-    }
-  }
+  ensureFrontEnds();
   server = await startServerProcess();
   project.provide('baseUrl', server.url);
   project.provide('mqttPort', server.mqttPort);

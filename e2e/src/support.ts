@@ -1,6 +1,6 @@
 // Shared steps of the browser tests: ids of real rows to open, the accessibility scan, screenshots.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
@@ -62,35 +62,79 @@ export async function someStationId(baseUrl: string): Promise<string> {
   return id;
 }
 
-/** A login link for the demo user, issued by the operator CLI against the server's data. */
-export function demoLoginLink(dataDir: string, baseUrl: string): URL {
-  const out = execFileSync(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'cli',
-      '--',
-      'user',
-      'login-link',
-      '--email',
-      'demo@tinygs.localhost',
-      '--json',
-    ],
-    {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PUBLIC_URL: baseUrl,
-        LOG_LEVEL: 'silent',
-        SIMULATED_STATIONS: '0',
-      },
+/** Runs the operator CLI (`npm run cli -- ... --json`) against the server's data; its JSON answer. */
+export function cli<T>(dataDir: string, baseUrl: string, args: string[]): T {
+  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'silent',
+      SIMULATED_STATIONS: '0',
     },
+  });
+  return JSON.parse(out.slice(out.indexOf('{'))) as T;
+}
+
+export const DEMO_EMAIL = 'demo@tinygs.localhost';
+
+/** A single-use login link, issued by the operator CLI the way the chat bot would send it. */
+export function loginLink(dataDir: string, baseUrl: string, email = DEMO_EMAIL): URL {
+  return new URL(
+    cli<{ url: string }>(dataDir, baseUrl, ['user', 'login-link', '--email', email]).url,
   );
-  const json = out.slice(out.indexOf('{'));
-  return new URL((JSON.parse(json) as { url: string }).url);
+}
+
+/** Kept for the route tests: the demo user's link. */
+export function demoLoginLink(dataDir: string, baseUrl: string): URL {
+  return loginLink(dataDir, baseUrl);
+}
+
+/** Opens a login link in the browser and waits for the user console, as a user clicking it would. */
+export async function logInWithLink(page: Page, baseUrl: string, link: URL): Promise<string> {
+  const userId = link.searchParams.get('userId') ?? '';
+  // The link points at PUBLIC_URL, which is this server.
+  await page.goto(`${baseUrl}/${link.search}`, { waitUntil: 'load' });
+  await page.waitForURL(new RegExp(`/user/${userId}$`), { timeout: 20_000 });
+  return userId;
+}
+
+/** Quoted-printable bodies wrap long lines with "=" and escape "=" itself. */
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The login link of the newest mail to `email` in DATA_DIR/outbox that is not in `seen`. */
+export async function outboxLoginLink(
+  dataDir: string,
+  email: string,
+  seen: Set<string>,
+  timeoutMs = 15_000,
+): Promise<URL> {
+  const dir = join(dataDir, 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+    for (const file of files.sort().reverse()) {
+      if (seen.has(file)) continue;
+      const mail = decodeQuotedPrintable(readFileSync(join(dir, file), 'utf8'));
+      if (!mail.toLowerCase().includes(email.toLowerCase())) continue;
+      const match = /https?:\/\/[^\s"<>]+loginToken=[^\s"<>]+/.exec(mail);
+      if (match) return new URL(match[0].replace(/&amp;/g, '&'));
+    }
+    if (Date.now() > deadline) throw new Error(`no login mail to ${email} in ${dir}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Names of the mails already in the outbox, so a test can tell its own mail apart. */
+export function outboxFiles(dataDir: string): Set<string> {
+  const dir = join(dataDir, 'outbox');
+  return new Set(existsSync(dir) ? readdirSync(dir) : []);
 }
 
 export interface AxeViolation {
@@ -128,4 +172,49 @@ export async function maybeScreenshot(page: Page, name: string, width: number): 
   const dir = join(REPO_ROOT, 'docs/screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: false });
+}
+
+/** The first inactive satellite of the catalogue, as /satellitesIna lists it. */
+export async function inactiveSatellite(
+  baseUrl: string,
+): Promise<{ name: string; displayName: string }> {
+  const res = await fetch(`${baseUrl}/v1/satellitesIna`);
+  const list = res.ok ? ((await res.json()) as { name: string; displayName?: string }[]) : [];
+  const first = list[0];
+  if (!first) throw new Error(`/v1/satellitesIna answered ${res.status} with no satellite`);
+  return { name: first.name, displayName: first.displayName ?? first.name };
+}
+
+export interface Announcements {
+  /** packet ids announced on /sse/events since the collector opened */
+  ids: Set<string>;
+  close(): void;
+}
+
+/** Listens to /sse/events like a second browser tab and keeps every announced packet id. */
+export async function collectAnnouncements(baseUrl: string): Promise<Announcements> {
+  const controller = new AbortController();
+  const ids = new Set<string>();
+  const res = await fetch(`${baseUrl}/sse/events`, { signal: controller.signal });
+  if (!res.body) throw new Error('no event stream');
+  const body = res.body;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^event: new-packet\ndata: (.*)$/m.exec(block)?.[1];
+          if (data) ids.add((JSON.parse(data) as AnnouncedPacket).packetId);
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return { ids, close: () => controller.abort() };
 }

@@ -2,7 +2,7 @@
 // announces a packet, and the e-mail login link opens the user's console.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectErrors, openBrowser, type Browser } from '../src/browser';
-import { demoLoginLink, nextAnnouncedPacket } from '../src/support';
+import { collectAnnouncements, demoLoginLink, logInWithLink } from '../src/support';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -17,29 +17,33 @@ describe('live map and login', () => {
   });
 
   it('shows a packet in the ticker when the server announces one', async () => {
+    // Listening before the page opens: every packet the page can show was announced here too.
+    const announced = await collectAnnouncements(baseUrl);
     const page = await browser.newPage({ width: 1366, height: 900 });
+    const errors = collectErrors(page);
     try {
       await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
-      // The page's own event stream is open once the map is up; then wait for an announcement.
-      await page
-        .getByText(/Active Stations/i)
-        .first()
-        .waitFor({ timeout: 15_000 });
-      const announced = await nextAnnouncedPacket(baseUrl);
       const ticker = page.getByTestId('packet-ticker');
-      await ticker.waitFor({ state: 'visible', timeout: 30_000 });
-      // Each ticker item links to its packet page; the announced one (or a later one) is there.
-      const hrefs = await ticker
-        .locator('a')
-        .evaluateAll((links) =>
-          links.map((l) =>
-            (l as unknown as { getAttribute(n: string): string | null }).getAttribute('href'),
-          ),
-        );
-      expect(hrefs.length).toBeGreaterThan(0);
-      expect(hrefs.every((h) => /^\/packet\/[0-9a-f]{24}$/.test(h ?? ''))).toBe(true);
-      expect(announced.packetId).toMatch(/^[0-9a-f]{24}$/);
+      // A ticker item lives 3 s; poll until one names a packet the server announced.
+      await expect
+        .poll(
+          async () => {
+            const hrefs = await ticker
+              .locator('a')
+              .evaluateAll((links) =>
+                links.map((l) =>
+                  (l as unknown as { getAttribute(n: string): string | null }).getAttribute('href'),
+                ),
+              )
+              .catch(() => [] as (string | null)[]);
+            return hrefs.some((h) => announced.ids.has(h?.replace(/^\/packet\//, '') ?? ''));
+          },
+          { timeout: 90_000, interval: 250 },
+        )
+        .toBe(true);
+      expect(errors).toEqual([]);
     } finally {
+      announced.close();
       await page.close();
     }
   });
@@ -51,13 +55,9 @@ describe('live map and login', () => {
     const page = await browser.newPage({ width: 1366, height: 900 });
     const errors = collectErrors(page);
     try {
-      // The link points at PUBLIC_URL, which is this server.
-      await page.goto(`${baseUrl}/${link.search}`, { waitUntil: 'load' });
-      await page.waitForURL(new RegExp(`/user/${userId}$`), { timeout: 20_000 });
-      await page
-        .getByText(/User Console/)
-        .first()
-        .waitFor({ state: 'visible', timeout: 15_000 });
+      await logInWithLink(page, baseUrl, link);
+      // The console's buttons appear once the user has loaded with the new session.
+      await page.getByRole('button', { name: 'CREDENTIALS' }).waitFor({ timeout: 15_000 });
       expect(await page.title()).toMatch(/TinyGS$/);
       expect(errors).toEqual([]);
     } finally {

@@ -1,12 +1,15 @@
 // Bad input over HTTP: every path and method the OpenAPI document lists gets random and malformed
 // path segments, query strings, headers and bodies, signed in and not. The server must answer each
-// with a client error or success (never 5xx), keep running, and still pass its health check.
+// with a client error or success (never 5xx), keep running, still pass its health check, and leave
+// storage whole: counters equal the rows they count, and no row points at a row that is gone.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parts } from '../src/parts';
+import { readCounters } from '../src/repositories/counters';
 import { loggedInUser, type LoggedIn } from './accounts-support';
-import { buildStation } from './factories';
+import { buildStation, buildUser } from './factories';
 import { startTestServer, type TestServer } from './harness';
+import { connectStation, NORBI_FRAME, NORBI_FRAME_2, rxPayload, waitFor } from './network-helpers';
 
 interface Operation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -137,7 +140,9 @@ describe('HTTP robustness: random and malformed requests on every documented rou
   let owner: LoggedIn;
   let other: LoggedIn;
   let stationId = '';
+  let packetId = '';
   let operations: Operation[] = [];
+  const db = () => server.ctx.database.db;
 
   beforeAll(async () => {
     // The network part is included so station commands (operate, tx, test) run their real path.
@@ -145,7 +150,23 @@ describe('HTTP robustness: random and malformed requests on every documented rou
     server = await startTestServer('sqlite', { parts: network ? [network] : [] });
     owner = await loggedInUser(server);
     other = await loggedInUser(server);
-    stationId = await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Fuzz_GS' });
+    stationId = await buildStation(db(), { userId: owner.id, name: 'Fuzz_GS' });
+    // Real packets, stored by ingest from a station, so the packet routes meet rows and counters.
+    const sender = await buildUser(db());
+    const station = await connectStation(server, sender, 'Fuzz_Rx_GS');
+    for (const [i, data] of [NORBI_FRAME, NORBI_FRAME_2].entries()) {
+      await station.publishAsync(
+        `tinygs/${sender.id}/Fuzz_Rx_GS/tele/rx`,
+        JSON.stringify(rxPayload({ data, usec_time: Date.now() * 1000 + i })),
+        { qos: 1 },
+      );
+    }
+    packetId = await waitFor(async () => {
+      await server.ctx.services.network?.flush();
+      const row = await db().selectFrom('packets').select('id').executeTakeFirst();
+      return row?.id;
+    }, 10_000);
+    await station.endAsync();
     const res = await server.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ paths: Record<string, Record<string, OpenApiOperation>> }>();
@@ -187,7 +208,7 @@ describe('HTTP robustness: random and malformed requests on every documented rou
                 fc
                   .constantFrom('%', '%E0%A4%A', '..%2F..', '%2e%2e')
                   .map((s) => ({ raw: true, s })),
-                fc.constant({ raw: false, s: 'OWN_STATION' }),
+                fc.constantFrom({ raw: false, s: 'OWN_STATION' }, { raw: false, s: 'OWN_PACKET' }),
               ),
               { minLength: paramNames.length, maxLength: paramNames.length },
             ),
@@ -233,8 +254,11 @@ describe('HTTP robustness: random and malformed requests on every documented rou
               let path = op.path;
               paramNames.forEach((name, i) => {
                 const seg = segments[i] ?? { raw: false, s: '' };
-                const value =
-                  seg.s === 'OWN_STATION' ? stationId : seg.raw ? seg.s : encodeURIComponent(seg.s);
+                const own = new Map([
+                  ['OWN_STATION', stationId],
+                  ['OWN_PACKET', packetId],
+                ]);
+                const value = own.get(seg.s) ?? (seg.raw ? seg.s : encodeURIComponent(seg.s));
                 path = path.replace(`{${name}}`, value);
               });
               const url = qs === undefined ? path : `${path}?${qs}`;
@@ -258,11 +282,60 @@ describe('HTTP robustness: random and malformed requests on every documented rou
         )
         .catch((err: unknown) => {
           // Keep going so one run reports every route that fails, each with its shrunk example.
-          failures.push(`${op.method} ${op.path}: ${String(err).slice(0, 1500)}`);
+          const cause = (err as { cause?: unknown }).cause;
+          failures.push(
+            `${op.method} ${op.path}: ${String(err).slice(0, 1200)}${cause ? `\ncause: ${String(cause).slice(0, 800)}` : ''}`,
+          );
         });
     }
     expect(failures).toEqual([]);
     const health = await server.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
+  });
+
+  it('leaves storage whole: counters equal their rows, nothing points at a missing row', async () => {
+    await server.ctx.services.network?.flush();
+    const count = async (query: Promise<{ n: number | string | bigint }>) =>
+      Number((await query).n);
+    const counters = await readCounters(db());
+    const packets = await count(
+      db()
+        .selectFrom('packets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('crcError', '=', 0)
+        .executeTakeFirstOrThrow(),
+    );
+    const receptions = await count(
+      db()
+        .selectFrom('receptions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
+    expect(packets).toBeGreaterThan(0);
+    expect(counters.packets).toBe(packets);
+    expect(counters.receptions).toBe(receptions);
+    const orphanReceptions = await count(
+      db()
+        .selectFrom('receptions')
+        .leftJoin('packets', 'packets.id', 'receptions.packetId')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('packets.id', 'is', null)
+        .executeTakeFirstOrThrow(),
+    );
+    const orphanPictures = await count(
+      db()
+        .selectFrom('stationPictures')
+        .leftJoin('stations', 'stations.id', 'stationPictures.stationId')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('stations.id', 'is', null)
+        .executeTakeFirstOrThrow(),
+    );
+    expect({ orphanReceptions, orphanPictures }).toEqual({
+      orphanReceptions: 0,
+      orphanPictures: 0,
+    });
+    // The packet the fuzzing aimed at is still served whole.
+    const res = await server.app.inject({ method: 'GET', url: `/v1/packet/${packetId}` });
+    expect(res.statusCode).toBe(200);
   });
 });

@@ -45,6 +45,7 @@ export function HexView({ raw }: { raw: string }) {
       ) : null}
       <Box
         component="pre"
+        tabIndex={0}
         data-bytes-per-row={perRow}
         aria-label="Hexadecimal view"
         sx={{ ...mono, fontSize: '0.8rem', m: 0, overflowX: 'auto', lineHeight: 1.6 }}

@@ -1,5 +1,5 @@
-// Broker credentials for the station firmware (SPEC.md sections 2 and 8): user and password with
-// copy buttons; 'Error' / 'Missing Auth' without a session, 'Error' / 'Could not load' on failure.
+// Broker credentials for the station firmware (SPEC.md sections 6 and 8): user and password with
+// copy buttons. Without a session: User 'Error', Pass 'Missing Auth'; a failed load: 'Could not load'.
 import { useQuery } from '@tanstack/react-query';
 import { MqttCredentialsResponseSchema } from '@tinygs/contracts';
 import Button from '@mui/material/Button';
@@ -16,7 +16,7 @@ import type { Session } from '../../lib/session';
 /** How long the copy confirmation stays (SPEC.md section 8). */
 export const COPY_NOTICE_MS = 2000;
 
-function CopyLine({ label, value }: { label: string; value: string }) {
+function CopyLine({ label, value, copyable }: { label: string; value: string; copyable: boolean }) {
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     if (!notice) return;
@@ -32,14 +32,16 @@ function CopyLine({ label, value }: { label: string; value: string }) {
     }
   };
   return (
-    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', minHeight: 36 }}>
       <Typography sx={{ minWidth: 48 }}>{label}</Typography>
       <Typography component="code" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
         {value}
       </Typography>
-      <Button size="small" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
-        Copy
-      </Button>
+      {copyable && (
+        <Button size="small" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+          Copy
+        </Button>
+      )}
       {notice && (
         <Typography role="status" variant="body2">
           {notice}
@@ -66,25 +68,27 @@ export function CredentialsDialog(props: {
     enabled: open && session !== null,
     retry: false,
   });
-  let body;
-  if (!session) body = <CopyLine label="User" value="Error" />;
-  else if (creds.isError) body = <CopyLine label="User" value="Error" />;
-  else if (!creds.data) body = <Typography>Loading...</Typography>;
-  else
-    body = (
-      <>
-        <CopyLine label="User" value={creds.data.user} />
-        <CopyLine label="Pass" value={creds.data.pass} />
-      </>
-    );
+  let user = 'Loading...';
+  let pass = '';
+  let loaded = false;
+  if (!session) {
+    user = 'Error';
+    pass = 'Missing Auth';
+  } else if (creds.isError) {
+    user = 'Error';
+    pass = 'Could not load';
+  } else if (creds.data) {
+    user = creds.data.user;
+    pass = creds.data.pass;
+    loaded = true;
+  }
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="credentials-title">
       <DialogTitle id="credentials-title">MQTT credentials</DialogTitle>
       <DialogContent>
         <Stack spacing={1}>
-          {body}
-          {!session && <Typography color="error">Missing Auth</Typography>}
-          {session && creds.isError && <Typography color="error">Could not load</Typography>}
+          <CopyLine label="User" value={user} copyable={loaded} />
+          <CopyLine label="Pass" value={pass} copyable={loaded} />
           <Typography variant="body2" color="text.secondary">
             Enter these in your station&apos;s configuration page so it can connect to the network.
           </Typography>

@@ -1,9 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, configure } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
+import { CredentialsDialog } from './CredentialsDialog';
 import UserPage from './UserPage';
 
 const USER = {
@@ -16,6 +17,10 @@ const USER = {
 function renderAt(route: string) {
   return renderWithApp(<UserPage />, { route, path: '/user/:userId' });
 }
+
+// UI-driven tests are slow on a 2-core machine running test files in parallel.
+vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: 5_000 });
 
 describe('User Console', () => {
   beforeEach(() => localStorage.clear());
@@ -64,5 +69,60 @@ describe('User Console', () => {
     await userEvent.click(await screen.findByText('CREDENTIALS'));
     expect(await screen.findByText('Could not load')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
+  });
+
+  it("lists the user's station cards with the three console buttons", async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '42');
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+    mockFetch({
+      '/v1/user?userId=42': { body: USER },
+      '/v1/stations?userId=42': {
+        body: [
+          {
+            name: 'Roof',
+            userId: '42',
+            location: [40, -3],
+            status: 1,
+            lastSeen: null,
+            lastPacketTime: null,
+            version: 2603242,
+            satellite: 'Norbi',
+            autoTune: 433,
+          },
+        ],
+      },
+    });
+    renderAt('/user/42');
+    expect(await screen.findByRole('link', { name: 'Roof@42' })).toHaveAttribute(
+      'href',
+      '/station/Roof@42',
+    );
+    for (const name of ['E-mail', 'CREDENTIALS', 'NEW STATION'])
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+  });
+
+  it('shows Error / Missing Auth without a session and calls nothing', () => {
+    const calls = mockFetch({});
+    renderWithApp(<CredentialsDialog open onClose={() => undefined} session={null} userId="42" />);
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.getByText('Missing Auth')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy pass' })).toBeNull();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('says Failed to copy! when the clipboard refuses', async () => {
+    mockFetch({ '/v1/mqttcred?userId=42': { body: { user: '42', pass: 'pw' } } });
+    const writeText = vi.fn(() => Promise.reject(new Error('denied')));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderWithApp(
+      <CredentialsDialog
+        open
+        onClose={() => undefined}
+        session={{ userId: '42', sessionToken: 'tok' }}
+        userId="42"
+      />,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Copy user' }));
+    expect(await screen.findByText('Failed to copy!')).toBeInTheDocument();
   });
 });

@@ -1,26 +1,39 @@
-// User Console (SPEC.md section 2, User page): a spinner until the user loads (it stays when the
-// load fails), the broker credentials, and the user's station cards. The e-mail preferences and
-// new-station dialogs are not built yet (issue 8).
-import { useQuery } from '@tanstack/react-query';
-import { StationsResponseSchema, UserResponseSchema } from '@tinygs/contracts';
+// User Console (SPEC.md sections 2, 6 and 8): a spinner until the user loads (it stays when the
+// load fails), the e-mail, credentials and new-station dialogs, and the user's station cards.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  StationsResponseSchema,
+  UserResponseSchema,
+  formatStationId,
+  type User,
+} from '@tinygs/contracts';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { StationCard } from '../stations';
 import { CredentialsDialog } from './CredentialsDialog';
+import { EmailDialog } from './EmailDialog';
+import { NewStationDialog } from './newStation/NewStationDialog';
+
+export const VALIDATE_EMAIL_WARNING = 'Please check your mailbox and validate the email.';
+
+type OpenDialog = 'email' | 'credentials' | 'station' | null;
 
 export default function UserPage() {
   const { userId = '' } = useParams();
   const session = useSession();
-  const [credentialsOpen, setCredentialsOpen] = useState(false);
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const userKey = ['user', userId, session?.sessionToken];
   const user = useQuery({
-    queryKey: ['user', userId, session?.sessionToken],
+    queryKey: userKey,
     queryFn: ({ signal }) =>
       api(`/v1/user?userId=${encodeURIComponent(userId)}`, UserResponseSchema, {
         auth: session,
@@ -29,11 +42,17 @@ export default function UserPage() {
     enabled: session !== null,
     retry: false,
   });
+  const stationsKey = ['stations', 'user', userId];
   const stations = useQuery({
-    queryKey: ['stations', 'user', userId],
+    queryKey: stationsKey,
     queryFn: ({ signal }) =>
       api(`/v1/stations?userId=${encodeURIComponent(userId)}`, StationsResponseSchema, { signal }),
   });
+  const onCreated = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: ['stations', 'user', userId] }),
+    [queryClient, userId],
+  );
+  const close = () => setDialog(null);
 
   return (
     <Stack spacing={3}>
@@ -44,25 +63,47 @@ export default function UserPage() {
         <PageLoading label="Loading user" />
       ) : (
         <>
-          <Typography>{user.data.email}</Typography>
-          <Stack direction="row" spacing={2}>
-            <Button variant="contained" onClick={() => setCredentialsOpen(true)}>
+          {user.data.acceptedTerms && !user.data.emailVal && (
+            <Alert severity="warning">{VALIDATE_EMAIL_WARNING}</Alert>
+          )}
+          <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            <Button variant="contained" onClick={() => setDialog('email')}>
+              E-mail
+            </Button>
+            <Button variant="contained" onClick={() => setDialog('credentials')}>
               CREDENTIALS
+            </Button>
+            <Button variant="contained" onClick={() => setDialog('station')}>
+              NEW STATION
             </Button>
           </Stack>
           <Grid container spacing={2}>
             {(stations.data ?? []).map((s) => (
-              <Grid key={`${s.name}@${s.userId}`} size={{ xs: 12, md: 6, lg: 4 }}>
+              <Grid key={formatStationId(s.name, s.userId)} size={{ xs: 12, md: 6, lg: 4 }}>
                 <StationCard station={s} />
               </Grid>
             ))}
           </Grid>
           {stations.data?.length === 0 && <Typography>No stations yet.</Typography>}
+          <EmailDialog
+            open={dialog === 'email'}
+            onClose={close}
+            user={user.data}
+            userId={userId}
+            session={session}
+            onSaved={(saved: User) => queryClient.setQueryData(userKey, saved)}
+          />
+          <NewStationDialog
+            open={dialog === 'station'}
+            onClose={close}
+            userId={userId}
+            onCreated={onCreated}
+          />
         </>
       )}
       <CredentialsDialog
-        open={credentialsOpen}
-        onClose={() => setCredentialsOpen(false)}
+        open={dialog === 'credentials'}
+        onClose={close}
         session={session}
         userId={userId}
       />

@@ -20,6 +20,8 @@ const EMPTY: WorldData = { satellites: [], tles: [], stations: [] };
 // SPEC.md section 8: map load failures are logged and the map stays empty.
 function logged<T>(what: string, fallback: T) {
   return (err: unknown): T => {
+    // Leaving the page aborts the requests: that is not a failure worth reporting.
+    if (err instanceof DOMException && err.name === 'AbortError') return fallback;
     console.error(`Loading ${what} failed`, err);
     return fallback;
   };

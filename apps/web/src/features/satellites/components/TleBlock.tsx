@@ -6,6 +6,7 @@ export function TleBlock({ tle }: { tle: readonly string[] | null }) {
   return (
     <Box
       component="pre"
+      tabIndex={0}
       aria-label="Two-line element set"
       sx={{
         m: 0,
