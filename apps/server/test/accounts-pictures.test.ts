@@ -2,10 +2,11 @@
 // decoded and resized by the server, metadata gone, pending until approved.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PICTURE_MAX_FILES, type ErrorBody } from '@tinygs/contracts';
+import { PICTURE_MAX_FILES, type ErrorBody, type StationPhoto } from '@tinygs/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_AN_IMAGE, TOO_MANY_PICTURES } from '../src/accounts/pictures';
+import { PICTURE_STATUS, setPictureStatus } from '../src/repositories/pictures';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { buildStation } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
@@ -145,5 +146,50 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     expect((await upload(stationId, image, other.headers)).status).toBe(403);
     expect((await upload(stationId, image, {})).status).toBe(401);
     expect((await upload(`Nobody_1@${owner.id}`, image)).status).toBe(404);
+  });
+
+  it('lists only approved pictures of existing stations, newest first, for the Home carousel', async () => {
+    const db = server.ctx.database.db;
+    const first = await buildStation(db, { userId: owner.id, name: 'Carousel_1' });
+    const second = await buildStation(db, { userId: owner.id, name: 'Carousel_2' });
+    const shots: string[] = [];
+    for (const id of [first, second, first, second]) {
+      shots.push(await (await upload(id, await photo(320, 240))).text());
+      // Upload times are milliseconds apart at most; keep their order unambiguous.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const [a, b, c, d] = shots as [string, string, string, string];
+    for (const id of [a, b, d]) await setPictureStatus(db, id, PICTURE_STATUS.approved);
+    await setPictureStatus(db, c, PICTURE_STATUS.rejected);
+
+    const list = async (query = '') => {
+      const res = await server.app.inject({ method: 'GET', url: `/v1/pictures${query}` });
+      expect(res.statusCode).toBe(200);
+      return res
+        .json<StationPhoto[]>()
+        .filter((p) => p.stationId === first || p.stationId === second);
+    };
+    expect((await list()).map((p) => p.src)).toEqual([d, b, a].map((id) => `/pictures/${id}.jpg`));
+    expect((await list())[0]).toMatchObject({
+      stationId: second,
+      thumb: `/pictures/${d}_thumb.jpg`,
+    });
+    const served = await fetch(`${server.url}${(await list())[0]?.thumb ?? ''}`);
+    expect(served.status).toBe(200);
+
+    const limited = await server.app.inject({ method: 'GET', url: '/v1/pictures?limit=1' });
+    expect(limited.json<StationPhoto[]>()).toHaveLength(1);
+    for (const bad of ['0', '25', 'x', '1.5']) {
+      const res = await server.app.inject({ method: 'GET', url: `/v1/pictures?limit=${bad}` });
+      expect(res.statusCode, bad).toBe(400);
+    }
+
+    const removed = await server.app.inject({
+      method: 'DELETE',
+      url: `/v1/station/${second}`,
+      headers: owner.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await list()).map((p) => p.src)).toEqual([`/pictures/${a}.jpg`]);
   });
 });

@@ -135,6 +135,29 @@ export const StationPacketsResponseSchema = z.array(PacketSchema);
 export const StationResponseSchema = StationFullSchema;
 export const StationStatisticsResponseSchema = StationStatisticsSchema;
 
+// GET /v1/pictures: the newest approved station pictures, for the Home carousel.
+export const RECENT_PICTURES_MAX = 24;
+export const RecentPicturesQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}` })
+    .int(`limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
+    .min(1, `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
+    .max(RECENT_PICTURES_MAX, `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
+    .default(12),
+});
+export const StationPhotoSchema = z.object({
+  stationId: StationIdSchema,
+  /** the picture, 1080 px wide */
+  src: z.string(),
+  /** its 150 px wide thumbnail */
+  thumb: z.string(),
+  /** upload time, epoch ms */
+  createdAt: z.number().int(),
+});
+export type StationPhoto = z.infer<typeof StationPhotoSchema>;
+/** newest first */
+export const RecentPicturesResponseSchema = z.array(StationPhotoSchema);
+
 /** POST /v1/station/{id}/image answers with the picture's short id as text. */
 export const PictureUploadResponseSchema = z.string().min(1);
 

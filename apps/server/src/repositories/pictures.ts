@@ -15,6 +15,10 @@ export function pictureSrc(shortId: string): string {
   return `/pictures/${pictureFiles(shortId).full}`;
 }
 
+export function pictureThumbSrc(shortId: string): string {
+  return `/pictures/${pictureFiles(shortId).thumb}`;
+}
+
 export function toPicture(row: PictureRow): Picture {
   return {
     status: row.status,
@@ -107,4 +111,20 @@ export async function setPictureStatus(
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** The newest approved pictures of stations that still exist, newest first. */
+export async function listRecentApprovedPictures(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<PictureRow[]> {
+  return db
+    .selectFrom('stationPictures')
+    .innerJoin('stations', 'stations.id', 'stationPictures.stationId')
+    .selectAll('stationPictures')
+    .where('stationPictures.status', '=', PICTURE_STATUS.approved)
+    .orderBy('stationPictures.createdAt', 'desc')
+    .orderBy('stationPictures.id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -6,11 +6,18 @@ import {
   PICTURE_MAX_BYTES,
   PictureParamsSchema,
   PictureUploadResponseSchema,
+  RecentPicturesQuerySchema,
+  RecentPicturesResponseSchema,
   StationIdParamsSchema,
 } from '@tinygs/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RouteModule } from '../../http/routes';
 import { badRequest, HttpError } from '../../http/errors';
+import {
+  listRecentApprovedPictures,
+  pictureSrc,
+  pictureThumbSrc,
+} from '../../repositories/pictures';
 import { addPicture, removePicture } from '../pictures';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownedStation, ownStationFirst } from './guards';
@@ -66,6 +73,29 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
       },
     );
   });
+
+  app.get(
+    '/v1/pictures',
+    {
+      schema: {
+        tags: ['stations'],
+        summary: 'The newest approved station pictures (the Home carousel), newest first',
+        querystring: RecentPicturesQuerySchema,
+        response: { 200: RecentPicturesResponseSchema, 400: ErrorBodySchema },
+      },
+    },
+    async (req, reply) => {
+      const rows = await listRecentApprovedPictures(ctx.database.db, req.query.limit);
+      // Approval is an operator's action, so a minute of staleness is harmless.
+      void reply.header('cache-control', 'public, max-age=60');
+      return rows.map((row) => ({
+        stationId: row.stationId,
+        src: pictureSrc(row.id),
+        thumb: pictureThumbSrc(row.id),
+        createdAt: row.createdAt,
+      }));
+    },
+  );
 
   app.delete(
     '/v1/station/:id/image/:pictureId',
