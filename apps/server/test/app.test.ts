@@ -43,4 +43,13 @@ describe.each(DIALECTS)('HTTP skeleton on %s', (dialect) => {
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
   });
+
+  it('serves the 3D viewer page at the address the web app embeds, with or without a slash', async () => {
+    for (const url of ['/viewer?sat=Norbi&gs=40.4,-3.7', '/viewer/?sat=Norbi', '/viewer']) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('/viewer/assets/');
+    }
+  });
 });

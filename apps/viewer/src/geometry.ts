@@ -24,6 +24,16 @@ export function geodeticToScene(
   );
 }
 
+/** Inverse of geodeticToScene: what a point of the scene stands for on and above the Earth. */
+export function sceneToGeodetic(v: Vector3): { lat: number; lng: number; altKm: number } {
+  const r = v.length();
+  return {
+    lat: Math.asin(v.y / r) / RAD,
+    lng: Math.atan2(-v.z, v.x) / RAD,
+    altKm: (r - 1) * EARTH_RADIUS_KM,
+  };
+}
+
 /** Orbital period from the mean motion of the element set (rad/min). */
 export function orbitalPeriodMinutes(tle: Tle): number {
   return (2 * Math.PI) / tle.satrec.no;

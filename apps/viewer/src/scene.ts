@@ -11,12 +11,13 @@ import {
   Scene,
   SphereGeometry,
   SRGBColorSpace,
+  Vector3,
   WebGLRenderer,
-  type Vector3,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { geodeticToScene, orbitSnapshot } from './geometry';
+import { geodeticToScene, orbitSnapshot, sceneToGeodetic } from './geometry';
 import { drawGlobeTexture } from './globeTexture';
+import { recordFrame, type DrawnSatellite } from './viewerState';
 
 export interface GlobeScene {
   updateSatellite(tle: Tle, nowMs: number): void;
@@ -83,9 +84,28 @@ export function createGlobeScene(
   resize();
 
   let cameraAimed = groundStation !== null;
+  /** The instant the satellite mesh's current position was computed for. */
+  let satTimeMs: number | null = null;
+  const drawnAt = new Vector3();
+  const drawnSatellite = (): DrawnSatellite | null => {
+    if (!satMesh.visible || satTimeMs === null) return null;
+    satMesh.getWorldPosition(drawnAt);
+    const { lat, lng, altKm } = sceneToGeodetic(drawnAt);
+    const ndc = drawnAt.project(camera);
+    const canvas = renderer.domElement;
+    return {
+      timeMs: satTimeMs,
+      lat,
+      lng,
+      altKm,
+      screenX: ((ndc.x + 1) / 2) * canvas.clientWidth,
+      screenY: ((1 - ndc.y) / 2) * canvas.clientHeight,
+    };
+  };
   renderer.setAnimationLoop(() => {
     controls.update();
     renderer.render(scene, camera);
+    recordFrame(drawnSatellite());
   });
 
   return {
@@ -94,6 +114,7 @@ export function createGlobeScene(
       satMesh.visible = snap !== null;
       if (!snap) return;
       satMesh.position.copy(snap.satellite);
+      satTimeMs = nowMs;
       orbitLine.geometry.dispose();
       orbitLine.geometry = new BufferGeometry().setFromPoints(snap.ring);
       if (linkLine && gsPosition) {

@@ -21,3 +21,29 @@ export function findTle(text: string, name: string): Tle | null {
   }
   return null;
 }
+
+function isTleLines(value: unknown): value is [string, string, string] {
+  return Array.isArray(value) && value.length === 3 && value.every((l) => typeof l === 'string');
+}
+
+/**
+ * The element set of `name`. The web app passes catalogue names (sat=Norbi) whose element-set
+ * title may differ (NORBY), so the catalogue entry decides; a name the catalogue does not know is
+ * looked up among the titles of /v1/tles.txt. `undefined`: no such satellite; null: no TLE.
+ */
+export async function loadTle(name: string): Promise<Tle | null | undefined> {
+  const res = await fetch(`/v1/satellite/${encodeURIComponent(name)}`);
+  if (res.ok) {
+    const { tle } = (await res.json()) as { tle?: unknown };
+    if (!isTleLines(tle)) return null;
+    try {
+      return parseTle(tle);
+    } catch {
+      return null;
+    }
+  }
+  if (res.status !== 404 && res.status !== 400) throw new Error(`satellite: HTTP ${res.status}`);
+  const list = await fetch('/v1/tles.txt');
+  if (!list.ok) throw new Error(`tles.txt: HTTP ${list.status}`);
+  return findTle(await list.text(), name) ?? undefined;
+}

@@ -1,7 +1,7 @@
 // Builds the Fastify application: validation and serialisation through the contracts schemas,
 // one error shape, security headers, compression, the OpenAPI document and reference page,
 // every route module, and the web app with its history-mode fallback.
-import { existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -147,10 +147,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(fastifyStatic, { root: join(ctx.config.dataDir, 'pictures'), prefix: '/pictures/', decorateReply: false, allowedPath: (p) => !p.includes('..') });
   if (existsSync(ctx.config.viewerDist)) {
     await app.register(fastifyStatic, { root: ctx.config.viewerDist, prefix: '/viewer/', decorateReply: false });
-    app.get('/viewer', { schema: { hide: true } }, (req, reply) => {
-      const q = req.url.indexOf('?');
-      return reply.redirect(`/viewer/${q >= 0 ? req.url.slice(q) : ''}`);
-    });
+    // The app embeds /viewer?sat=...; with ignoreTrailingSlash this route also answers /viewer/,
+    // so it serves the page itself (its assets are absolute under /viewer/) instead of redirecting.
+    const viewerPage = join(ctx.config.viewerDist, 'index.html');
+    app.get('/viewer', { schema: { hide: true } }, (_req, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(createReadStream(viewerPage)),
+    );
   }
   const hasWeb = existsSync(join(ctx.config.webDist, 'index.html'));
   if (hasWeb) {
