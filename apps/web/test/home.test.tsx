@@ -4,6 +4,8 @@ import { STORAGE_KEYS } from '@tinygs/contracts';
 import HomeRoute from '../src/app/routes/HomeRoute';
 import { LOGIN_LINK_ERROR } from '../src/features/auth';
 import { STATISTICS_ERROR, StatisticsCards } from '../src/features/statistics';
+import { PhotoCarousel, useCarouselPhotos } from '../src/features/home';
+import { buildSatellite } from './fixtures/satellites';
 import { mockFetch } from './fetchMock';
 import { renderWithApp } from './render';
 
@@ -38,7 +40,7 @@ describe('login link on the home page', () => {
     await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/42'));
     expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBe('42');
     expect(window.localStorage.getItem(STORAGE_KEYS.sessionToken)).toBe('sess-1');
-    expect(calls).toHaveLength(1);
+    expect(calls.map((c) => c.url)).toEqual(['/v1/login']);
     expect(calls[0]?.init?.method).toBe('POST');
     expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({
       loginToken: 'tok123',
@@ -63,6 +65,58 @@ describe('login link on the home page', () => {
     const calls = mockFetch({});
     renderWithApp(<HomeRoute />, { route: link });
     await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/7'));
-    expect(calls).toHaveLength(0);
+    expect(calls.map((c) => c.url)).toEqual([]);
+  });
+});
+
+function PhotoCarouselFromApi() {
+  const photos = useCarouselPhotos();
+  return <PhotoCarousel photos={photos.data ?? []} />;
+}
+
+describe('photo carousel', () => {
+  it('shows approved station photos, linking to their stations', async () => {
+    const calls = mockFetch({
+      '/v1/pictures?limit=12': {
+        body: [
+          {
+            stationId: 'Roof_1@42',
+            src: '/pictures/a.jpg',
+            thumb: '/pictures/a_thumb.jpg',
+            createdAt: 2,
+          },
+          {
+            stationId: 'Mast_2@7',
+            src: '/pictures/b.jpg',
+            thumb: '/pictures/b_thumb.jpg',
+            createdAt: 1,
+          },
+        ],
+      },
+    });
+    renderWithApp(<PhotoCarouselFromApi />);
+    const link = await screen.findByRole('link', { name: 'Roof_1@42' });
+    expect(link).toHaveAttribute('href', '/station/Roof_1%4042');
+    expect(screen.getByRole('img', { name: 'Roof_1@42' })).toHaveAttribute(
+      'src',
+      '/pictures/a.jpg',
+    );
+    expect(calls.map((c) => c.url)).toEqual(['/v1/pictures?limit=12']);
+  });
+
+  it('falls back to satellite images while no station photo is approved', async () => {
+    const calls = mockFetch({
+      '/v1/pictures?limit=12': { body: [] },
+      '/v1/satellites': {
+        body: [
+          buildSatellite({ name: 'Norbi', displayName: 'Norby', images: ['/images/norbi.svg'] }),
+          buildSatellite({ name: 'Bare', images: [] }),
+        ],
+      },
+    });
+    renderWithApp(<PhotoCarouselFromApi />);
+    const link = await screen.findByRole('link', { name: 'Norby' });
+    expect(link).toHaveAttribute('href', '/satellite/Norbi');
+    expect(calls.map((c) => c.url)).toEqual(['/v1/pictures?limit=12', '/v1/satellites']);
   });
 });

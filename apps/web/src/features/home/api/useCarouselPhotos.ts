@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Satellite } from '@tinygs/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Satellite, StationPhoto } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
 import { loadSchemas } from '../../../lib/lazySchemas';
 
@@ -9,13 +9,21 @@ export interface CarouselPhoto {
   to: string;
 }
 
-const MAX_PHOTOS = 12;
+export const CAROUSEL_MAX_PHOTOS = 12;
 
-function toPhotos(satellites: Satellite[]): CarouselPhoto[] {
+function stationPhotos(photos: StationPhoto[]): CarouselPhoto[] {
+  return photos.map((p) => ({
+    src: p.src,
+    caption: p.stationId,
+    to: `/station/${encodeURIComponent(p.stationId)}`,
+  }));
+}
+
+function satellitePhotos(satellites: Satellite[]): CarouselPhoto[] {
   return satellites
     .filter((s) => s.images.length > 0)
     .sort((a, b) => (b.lastPacketTime ?? 0) - (a.lastPacketTime ?? 0))
-    .slice(0, MAX_PHOTOS)
+    .slice(0, CAROUSEL_MAX_PHOTOS)
     .map((s) => ({
       src: s.images[0] ?? '',
       caption: s.displayName,
@@ -23,15 +31,28 @@ function toPhotos(satellites: Satellite[]): CarouselPhoto[] {
     }));
 }
 
-// The station list carries no pictures, so the carousel shows the satellites' own images. The
-// query key is the satellite catalogue's, so opening a satellite list afterwards costs no request.
+/**
+ * The approved station photos, newest first. A young network has none approved yet, so then the
+ * carousel shows the satellites' own images; that list is fetched under the satellite catalogue's
+ * query key, so opening a satellite list afterwards costs no request.
+ */
 export function useCarouselPhotos() {
+  const queryClient = useQueryClient();
   return useQuery({
-    queryKey: ['satellites', '/v1/satellites'],
+    queryKey: ['carousel-photos'],
     queryFn: async ({ signal }) => {
-      const { SatellitesResponseSchema } = await loadSchemas();
-      return api('/v1/satellites', SatellitesResponseSchema, { signal });
+      const { RecentPicturesResponseSchema, SatellitesResponseSchema } = await loadSchemas();
+      const photos = await api(
+        `/v1/pictures?limit=${CAROUSEL_MAX_PHOTOS}`,
+        RecentPicturesResponseSchema,
+        { signal },
+      );
+      if (photos.length > 0) return stationPhotos(photos);
+      const satellites = await queryClient.fetchQuery({
+        queryKey: ['satellites', '/v1/satellites'],
+        queryFn: () => api('/v1/satellites', SatellitesResponseSchema, { signal }),
+      });
+      return satellitePhotos(satellites);
     },
-    select: toPhotos,
   });
 }
