@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
 import { readCounters } from '../src/repositories/counters';
 import { simulatorPart } from '../src/simulator/part';
+import { addDemoPhotos } from '../src/simulator/photos';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 import { waitFor } from './network-helpers';
 
@@ -57,5 +58,24 @@ describe.each(DIALECTS)('simulated stations on %s', (dialect) => {
       NORAD: 46494,
     });
     await waitFor(async () => (await commands.status(first.id, 5_000))?.satellite === 'Norbi');
+  });
+
+  it('gives a few stations one approved photo each, shown by the Home carousel call, once', async () => {
+    const db = server.ctx.database.db;
+    await waitFor(async () => (await readCounters(db)).stations === 6, 15_000);
+    const ids = (await db.selectFrom('stations').select('id').orderBy('id').execute()).map(
+      (r) => r.id,
+    );
+    await db.deleteFrom('stationPictures').execute();
+    expect(await addDemoPhotos(server.ctx, ids, 3)).toBe(3);
+    expect(await addDemoPhotos(server.ctx, ids, 3)).toBe(0);
+    const res = await server.app.inject({ method: 'GET', url: '/v1/pictures' });
+    const photos = res.json<{ stationId: string; src: string }[]>();
+    expect(photos.map((p) => p.stationId).sort()).toEqual(ids.slice(0, 3).sort());
+    const first = photos[0];
+    expect(first).toBeDefined();
+    const image = await server.app.inject({ method: 'GET', url: first?.src ?? '' });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
   });
 });

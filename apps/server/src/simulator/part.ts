@@ -7,11 +7,14 @@ import { DEMO_EMAIL } from '../accounts/demo-user';
 import type { Part } from '../parts';
 import { enableAutoTuneWhereUnset } from '../repositories/stations';
 import { planStations } from './layout';
+import { addDemoPhotos } from './photos';
 import { Simulator } from './simulator';
 import { credentialsInProcess, simSatellitesFromCatalogue } from './sources';
 
 // Time for every station to connect and its welcome to be stored before auto-tune is switched on.
 const AUTO_TUNE_AFTER_MS = 15_000;
+// Simulated stations, one per city, that get an approved demo photo for the Home carousel.
+const DEMO_PHOTOS = 8;
 
 export const simulatorPart: Part = {
   name: 'simulator',
@@ -64,8 +67,12 @@ export const simulatorPart: Part = {
           const ids = simulator.stations.filter((s) => s.spec.band === band).map((s) => s.id);
           await enableAutoTuneWhereUnset(ctx.database.db, ids, band);
         }
+        const firstOfEachCity = simulator.stations
+          .filter((s) => s.spec.name.endsWith('_1'))
+          .map((s) => s.id);
+        await addDemoPhotos(ctx, firstOfEachCity, DEMO_PHOTOS);
       })().catch((err: unknown) =>
-        log.warn({ err }, 'auto-tune of simulated stations not switched on'),
+        log.warn({ err }, 'auto-tune or demo photos of simulated stations not set up'),
       );
     }, AUTO_TUNE_AFTER_MS);
     autoTune.unref();
