@@ -12,9 +12,14 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The driver under Kysely: hot public reads run their statements on it, prepared once. */
+export type NativeDb =
+  { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
+
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  native: NativeDb;
   close(): Promise<void>;
 }
 
@@ -30,7 +35,12 @@ export function openDatabase(database: Config['database']): Db {
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
     });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      native: { dialect: 'postgres', pool },
+      close: () => db.destroy(),
+    };
   }
   const sqlite = new SQLite(database.file);
   sqlite.pragma('journal_mode = WAL');
@@ -41,5 +51,10 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new SqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    native: { dialect: 'sqlite', sqlite },
+    close: () => db.destroy(),
+  };
 }

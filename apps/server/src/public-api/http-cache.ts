@@ -1,25 +1,140 @@
-// Conditional GET for catalogue answers: a strong ETag over the serialised body, 304 when the
-// client already has it. The body is sent as the serialised string (not re-serialised).
+// Sending public answers. Catalogue answers carry a strong ETag over the serialised body (304
+// when the client already has it). The hot list documents are PreparedBody values: serialised,
+// hashed and compressed once when built, then sent as they are to every client. Other JSON
+// answers are compressed here, synchronously and at a fast level, so their routes need none of
+// @fastify/compress's per-request hooks (those routes set `compress: false`).
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Smaller answers are sent as they are (headers would eat the gain). */
+const COMPRESS_MIN_BYTES = 1024;
 
 export function sendCached(
   req: FastifyRequest,
   reply: FastifyReply,
   body: string,
-  contentType = 'application/json; charset=utf-8',
+  contentType = JSON_TYPE,
   maxAgeSeconds = 60,
 ): FastifyReply {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   reply.header('etag', etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
-  const sent = req.headers['if-none-match'];
-  if (typeof sent === 'string' && sent.split(',').some((t) => t.trim() === etag)) {
-    return reply.status(304).send();
-  }
+  if (matchesEtag(req, etag)) return reply.status(304).send();
   return reply.type(contentType).send(body);
 }
 
-/** Sends an already serialised JSON body (a shared cached string) without serialising it again. */
-export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(text);
+function matchesEtag(req: FastifyRequest, etag: string): boolean {
+  const sent = req.headers['if-none-match'];
+  return typeof sent === 'string' && sent.split(',').some((t) => t.trim() === etag);
+}
+
+type Encoding = 'br' | 'gzip';
+
+/** Adds to Vary rather than replacing what the route already set (e.g. the session headers). */
+function varyOnEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  reply.header(
+    'vary',
+    typeof vary === 'string' && vary ? `${vary}, accept-encoding` : 'accept-encoding',
+  );
+}
+
+/** The encoding to answer with: br, else gzip, when Accept-Encoding allows it (q > 0). */
+export function negotiateEncoding(accept: string | string[] | undefined): Encoding | null {
+  if (typeof accept !== 'string' || accept.length === 0) return null;
+  let br = false;
+  let gz = false;
+  let star = false;
+  const refused = new Set<string>();
+  for (const part of accept.toLowerCase().split(',')) {
+    const [token = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = q === undefined || Number(q.slice(2)) > 0;
+    const name = token.trim();
+    if (!ok) refused.add(name);
+    else if (name === 'br') br = true;
+    else if (name === 'gzip' || name === 'x-gzip') gz = true;
+    else if (name === '*') star = true;
+  }
+  if (br || (star && !refused.has('br'))) return 'br';
+  if (gz || (star && !refused.has('gzip'))) return 'gzip';
+  return null;
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A JSON document ready to send: its bytes, their br and gzip forms, and a strong ETag. */
+export class PreparedBody {
+  private constructor(
+    readonly etag: string,
+    readonly identity: Buffer,
+    private readonly br: Buffer | null,
+    private readonly gzip: Buffer | null,
+  ) {}
+
+  /** Compression runs on the libuv pool: a large list does not hold up the event loop. */
+  static async of(text: string): Promise<PreparedBody> {
+    const identity = Buffer.from(text);
+    const etag = `"${createHash('sha1').update(identity).digest('base64url')}"`;
+    if (identity.length < COMPRESS_MIN_BYTES) return new PreparedBody(etag, identity, null, null);
+    const [br, gz] = await Promise.all([
+      brotliAsync(identity, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: identity.length > 256 * 1024 ? 5 : 9,
+          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+      gzipAsync(identity, { level: 6 }),
+    ]);
+    return new PreparedBody(etag, identity, br, gz);
+  }
+
+  bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
+    if (encoding === 'br' && this.br) return { body: this.br, encoding };
+    if (encoding === 'gzip' && this.gzip) return { body: this.gzip, encoding };
+    return { body: this.identity, encoding: null };
+  }
+}
+
+/**
+ * Sends a prepared document: 304 when the client has it, else the bytes in the negotiated
+ * encoding. Clients revalidate every time (`no-cache`): the lists change with every packet.
+ */
+export function sendPrepared(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  doc: PreparedBody,
+): FastifyReply {
+  reply.header('etag', doc.etag).header('cache-control', 'public, no-cache');
+  varyOnEncoding(reply);
+  if (matchesEtag(req, doc.etag)) return reply.status(304).send();
+  const { body, encoding } = doc.bytesFor(negotiateEncoding(req.headers['accept-encoding']));
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.type(JSON_TYPE).send(body);
+}
+
+/** Sends JSON text built for this request, compressed at a fast level when the client allows. */
+export function sendJson(req: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+  reply.type(JSON_TYPE);
+  if (text.length < COMPRESS_MIN_BYTES) return reply.send(text);
+  varyOnEncoding(reply);
+  const encoding = negotiateEncoding(req.headers['accept-encoding']);
+  if (encoding === null) return reply.send(text);
+  // A window no larger than the body: setting up a full-size one costs more than compressing.
+  const bytes = Buffer.byteLength(text);
+  const window = Math.min(Math.max(Math.ceil(Math.log2(bytes)), 10), 15);
+  const body =
+    encoding === 'br'
+      ? brotliCompressSync(text, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 1,
+            [constants.BROTLI_PARAM_LGWIN]: window + 1,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+          },
+        })
+      : gzipSync(text, { level: 6, windowBits: window, memLevel: 6 });
+  return reply.header('content-encoding', encoding).send(body);
 }

@@ -23,15 +23,21 @@ import type { RouteModule } from '../http/routes';
 import { findSatellite, templatesOf } from '../repositories/public/catalogue-reads';
 import {
   countPacketsUpTo,
-  findPacket,
   firstPackets,
   latestPackets,
-  receptionsOf,
+  packetReceptions,
+  packetWithTemplate,
   stationPackets,
 } from '../repositories/public/packet-reads';
 import { findStation } from '../repositories/public/station-reads';
-import { sendJsonText } from './http-cache';
+import { DocumentCache } from './document-cache';
+import { PreparedBody, sendJson, sendPrepared } from './http-cache';
 import { toPacket, toPacketDetail } from './wire';
+
+/** CRC-error packets are stored without an event; they show within this time. */
+const LATEST_TTL_MS = 2_000;
+/** One entry per satellite of the catalogue (and one for all of them). */
+const LATEST_MAX_ENTRIES = 2_000;
 
 export const packetRoutes: RouteModule = async (app, ctx) => {
   const db = ctx.database.db;
@@ -42,9 +48,25 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
     return row;
   }
 
+  // The latest packets of each satellite ('' = of all), dropped when one of them is stored.
+  const latest = new DocumentCache<string, PreparedBody>(LATEST_TTL_MS, LATEST_MAX_ENTRIES);
+  ctx.events.subscribe('new-packet', (event) => {
+    latest.invalidate(event.satelliteName);
+    latest.invalidate('');
+  });
+  async function latestDocument(satellite: string | null): Promise<PreparedBody> {
+    if (satellite) await requireSatellite(satellite);
+    const rows = await latestPackets(db, satellite, PACKETS_PAGE_SIZE);
+    const templates = await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
+    const body: PacketsV2Response = { packets: rows.map(toPacket), templates };
+    return PreparedBody.of(JSON.stringify(body));
+  }
+
   app.get(
     '/v2/packets',
     {
+      compress: false,
+      decompress: false,
       schema: {
         tags: ['public'],
         summary:
@@ -55,17 +77,16 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
     },
     async (req, reply) => {
       const { satellite, station } = req.query;
-      let rows;
-      if (station) {
-        if (!(await findStation(db, station))) throw notFound(`Unknown station: ${station}`);
-        rows = await stationPackets(db, station, null, PACKETS_PAGE_SIZE);
-      } else {
-        if (satellite) await requireSatellite(satellite);
-        rows = await latestPackets(db, satellite ?? null, PACKETS_PAGE_SIZE);
+      if (!station) {
+        const key = satellite ?? '';
+        const doc = await latest.get(key, () => latestDocument(satellite ?? null));
+        return sendPrepared(req, reply, doc);
       }
+      if (!(await findStation(db, station))) throw notFound(`Unknown station: ${station}`);
+      const rows = await stationPackets(db, station, null, PACKETS_PAGE_SIZE);
       const templates = await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
       const body: PacketsV2Response = { packets: rows.map(toPacket), templates };
-      return sendJsonText(reply, JSON.stringify(body));
+      return sendJson(req, reply, JSON.stringify(body));
     },
   );
 
@@ -97,6 +118,8 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
     app.get(
       path,
       {
+        compress: false,
+        decompress: false,
         schema: {
           tags: ['public'],
           summary: 'One packet with every station that received it',
@@ -105,14 +128,14 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
         },
       },
       async (req, reply) => {
-        const row = await findPacket(db, req.params.id);
-        if (!row) throw notFound(`Unknown packet: ${req.params.id}`);
-        const [receptions, templates] = await Promise.all([
-          receptionsOf(db, row.id),
-          templatesOf(db, [row.satellite]),
+        // Both at once: on PostgreSQL they go out on two pooled connections.
+        const [[row], receptions] = await Promise.all([
+          packetWithTemplate(ctx.database, req.params.id),
+          packetReceptions(ctx.database, req.params.id),
         ]);
-        const body: PacketDetail = toPacketDetail(row, receptions, templates[row.satellite] || null);
-        return sendJsonText(reply, JSON.stringify(body));
+        if (!row) throw notFound(`Unknown packet: ${req.params.id}`);
+        const body: PacketDetail = toPacketDetail(row, receptions, row.template || null);
+        return sendJson(req, reply, JSON.stringify(body));
       },
     );
   }
@@ -120,6 +143,8 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
   app.get(
     '/v1/packets',
     {
+      compress: false,
+      decompress: false,
       schema: {
         tags: ['public'],
         summary:
@@ -144,7 +169,7 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
           throw unauthorized('Sign in as the station owner to load more packets');
       }
       const rows = await stationPackets(db, station.id, before, PACKETS_PAGE_SIZE);
-      return sendJsonText(reply, JSON.stringify(rows.map(toPacket)));
+      return sendJson(req, reply, JSON.stringify(rows.map(toPacket)));
     },
   );
 };

@@ -16,43 +16,52 @@ import type { StationRow } from '../db/schema';
 import { sessionUser } from '../http/auth';
 import { notFound } from '../http/errors';
 import type { RouteModule } from '../http/routes';
-import { listStationPictures, PICTURE_STATUS, toPicture } from '../repositories/pictures';
+import { PICTURE_STATUS, toPicture } from '../repositories/pictures';
 import { stationFramesSince } from '../repositories/public/packet-reads';
-import { findStation } from '../repositories/public/station-reads';
+import { findStation, stationById, stationPictures } from '../repositories/public/station-reads';
 import { listStationListItems } from '../repositories/stations';
-import { sendJsonText } from './http-cache';
+import { DocumentCache } from './document-cache';
+import { PreparedBody, sendJson, sendPrepared } from './http-cache';
 
 const DAY_MS = 86_400_000;
-/** The full list is rebuilt at most this often, and at once when stations change. */
+/** Changes without an event (pings updating lastSeen) show within this time. */
 const LIST_TTL_MS = 2_000;
 
-/** The serialised station list, shared by every visitor until a station changes. */
+interface StationList {
+  all: PreparedBody;
+  /** each user's stations, serialised; prepared on first request */
+  byUser: Map<string, string>;
+  preparedByUser: Map<string, Promise<PreparedBody>>;
+}
+
+/** The station list, shared by every visitor until a station changes. */
 function stationListCache(ctx: AppContext) {
-  let cached: { at: number; all: string; byUser: Map<string, string> } | null = null;
-  let building: Promise<string> | null = null;
-  ctx.events.subscribe('stations-changed', () => {
-    cached = null;
-  });
-  async function build() {
+  const cache = new DocumentCache<'all', StationList>(LIST_TTL_MS, 1);
+  ctx.events.subscribe('stations-changed', () => cache.invalidateAll());
+  async function build(): Promise<StationList> {
     const items = await listStationListItems(ctx.database.db);
-    const all = JSON.stringify(items);
     const byUser = new Map<string, typeof items>();
-    for (const s of items) byUser.set(s.userId, [...(byUser.get(s.userId) ?? []), s]);
-    cached = {
-      at: Date.now(),
-      all,
-      byUser: new Map([...byUser].map(([u, list]) => [u, JSON.stringify(list)])),
-    };
-    return all;
-  }
-  return async (userId?: string): Promise<string> => {
-    if (!cached || Date.now() - cached.at > LIST_TTL_MS) {
-      // Concurrent requests share one rebuild.
-      building ??= build().finally(() => (building = null));
-      await building;
+    for (const s of items) {
+      const list = byUser.get(s.userId);
+      if (list) list.push(s);
+      else byUser.set(s.userId, [s]);
     }
-    const c = cached as unknown as NonNullable<typeof cached>;
-    return userId === undefined ? c.all : (c.byUser.get(userId) ?? '[]');
+    return {
+      all: await PreparedBody.of(JSON.stringify(items)),
+      byUser: new Map([...byUser].map(([u, list]) => [u, JSON.stringify(list)])),
+      preparedByUser: new Map(),
+    };
+  }
+  return async (userId?: string): Promise<PreparedBody> => {
+    const list = await cache.get('all', build);
+    if (userId === undefined) return list.all;
+    let doc = list.preparedByUser.get(userId);
+    if (!doc) {
+      doc = PreparedBody.of(list.byUser.get(userId) ?? '[]');
+      // Only users with stations are kept: the map is bounded by the list itself.
+      if (list.byUser.has(userId)) list.preparedByUser.set(userId, doc);
+    }
+    return doc;
   };
 }
 
@@ -103,6 +112,9 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
   app.get(
     '/v1/stations',
     {
+      // Sent prepared (already compressed): no per-request compression hooks.
+      compress: false,
+      decompress: false,
       schema: {
         tags: ['public'],
         summary: 'Every station (or one user’s with ?userId=) in the map/list shape',
@@ -110,12 +122,14 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
         response: { 200: StationsResponseSchema, 400: ErrorBodySchema },
       },
     },
-    async (req, reply) => sendJsonText(reply, await stationList(req.query.userId)),
+    async (req, reply) => sendPrepared(req, reply, await stationList(req.query.userId)),
   );
 
   app.get(
     '/v1/station/:id',
     {
+      compress: false,
+      decompress: false,
       schema: {
         tags: ['public'],
         summary:
@@ -125,10 +139,13 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      const row = await findStation(db, req.params.id);
+      const [[row], rows] = await Promise.all([
+        stationById(ctx.database, req.params.id),
+        stationPictures(ctx.database, req.params.id),
+      ]);
       if (!row) throw notFound(`Unknown station: ${req.params.id}`);
       const isOwner = (await sessionUser(ctx, req))?.userId === row.userId;
-      const pictures = (await listStationPictures(db, row.id))
+      const pictures = rows
         .filter(
           (p) =>
             p.status === PICTURE_STATUS.approved ||
@@ -138,7 +155,7 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
       // Owner views differ per caller: never let a shared cache keep one.
       reply.header('cache-control', 'private, no-store').header('vary', 'userId, sessionToken');
       const body: StationFull = { ...toStationFull(row, isOwner), pictures };
-      return sendJsonText(reply, JSON.stringify(body));
+      return sendJson(req, reply, JSON.stringify(body));
     },
   );
 

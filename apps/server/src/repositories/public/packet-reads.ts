@@ -2,6 +2,7 @@
 // packets(satellite, server_time), receptions(station_id, server_time), packets(server_time).
 import type { Kysely } from 'kysely';
 import type { Database, PacketRow, ReceptionRow } from '../../db/schema';
+import { preparedRead } from './prepared';
 
 export type PacketWithName = PacketRow & { satDisplayName: string | null };
 
@@ -45,10 +46,13 @@ export async function countPacketsUpTo(
   satellite: string,
   limit: number,
 ): Promise<number> {
+  // Ordered along packets(satellite, server_time): otherwise PostgreSQL may pick a sequential
+  // scan, which reads the whole table for a satellite with fewer than `limit` packets.
   const rows = await db
     .selectFrom('packets')
     .select('id')
     .where('satellite', '=', satellite)
+    .orderBy('serverTime')
     .limit(limit)
     .execute();
   return rows.length;
@@ -82,17 +86,27 @@ export async function findPacket(
   return withDisplayName(db).where('packets.id', '=', id).executeTakeFirst();
 }
 
+const packetWithTemplateQuery = (db: Kysely<Database>, id: string) =>
+  withDisplayName(db).select('satellites.webTemplate as template').where('packets.id', '=', id);
+
+/** One packet with its satellite's display name and web template (prepared: /v1/packet/{id}). */
+export const packetWithTemplate = preparedRead(
+  'public_packet_with_template',
+  packetWithTemplateQuery,
+);
+
+const receptionsQuery = (db: Kysely<Database>, packetId: string) =>
+  db.selectFrom('receptions').selectAll().where('packetId', '=', packetId).orderBy('serverTime');
+
 export async function receptionsOf(
   db: Kysely<Database>,
   packetId: string,
 ): Promise<ReceptionRow[]> {
-  return db
-    .selectFrom('receptions')
-    .selectAll()
-    .where('packetId', '=', packetId)
-    .orderBy('serverTime')
-    .execute();
+  return receptionsQuery(db, packetId).execute();
 }
+
+/** The receptions of one packet, oldest first (prepared: /v1/packet/{id}). */
+export const packetReceptions = preparedRead('public_packet_receptions', receptionsQuery);
 
 /** Receptions of one station since a time, with the satellite position of each packet. */
 export async function stationFramesSince(db: Kysely<Database>, stationId: string, sinceMs: number) {

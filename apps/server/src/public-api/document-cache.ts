@@ -1,0 +1,86 @@
+// A few hot documents kept built (the station list, the latest packets per satellite). An entry
+// is dropped by an event (a stored packet, a station change) and then rebuilt by the next request,
+// which waits for it: an answer never predates the event that made it stale. Changes that come
+// without an event (pings updating lastSeen, CRC-error packets) are picked up after `ttlMs`; an
+// entry past its TTL is still served while one rebuild runs behind it. Concurrent requests share
+// one build, and a build overtaken by an event is not kept.
+
+interface Entry<T> {
+  value: T;
+  generation: number;
+  builtAt: number;
+}
+
+interface Build<T> {
+  generation: number;
+  promise: Promise<T>;
+}
+
+export class DocumentCache<K, T> {
+  private readonly entries = new Map<K, Entry<T>>();
+  private readonly building = new Map<K, Build<T>>();
+  private readonly generations = new Map<K, number>();
+  /** Bumped by invalidateAll: an entry of an older epoch is stale whatever its key. */
+  private epoch = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  private generationOf(key: K): number {
+    return this.epoch * 2 ** 32 + (this.generations.get(key) ?? 0);
+  }
+
+  invalidate(key: K): void {
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
+  }
+
+  invalidateAll(): void {
+    this.epoch += 1;
+    this.generations.clear();
+  }
+
+  /** The document for `key`; a build that throws (e.g. not found) keeps nothing. */
+  get(key: K, build: () => Promise<T>): Promise<T> {
+    const entry = this.entries.get(key);
+    if (entry && entry.generation === this.generationOf(key)) {
+      if (performance.now() - entry.builtAt > this.ttlMs) {
+        // Served stale for the one build's duration; a failure is reported to the next caller.
+        this.rebuild(key, build).catch(() => undefined);
+      }
+      return Promise.resolve(entry.value);
+    }
+    return this.rebuild(key, build);
+  }
+
+  private rebuild(key: K, build: () => Promise<T>): Promise<T> {
+    const generation = this.generationOf(key);
+    const running = this.building.get(key);
+    if (running && running.generation === generation) return running.promise;
+    const builtAt = performance.now();
+    const promise = build().then(
+      (value) => {
+        if (this.building.get(key)?.promise === promise) this.building.delete(key);
+        if (this.generationOf(key) === generation) this.store(key, { value, generation, builtAt });
+        return value;
+      },
+      (err: unknown) => {
+        if (this.building.get(key)?.promise === promise) this.building.delete(key);
+        throw err;
+      },
+    );
+    this.building.set(key, { generation, promise });
+    return promise;
+  }
+
+  private store(key: K, entry: Entry<T>): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // Oldest first in insertion order; the key space is bounded (satellites), this is a backstop.
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,340 @@
+// Fast generator for `bench:api`: users, stations and packets (one reception each) written straight
+// into storage with multi-row inserts in large transactions, much faster than the simulator. The
+// schema and the catalogue come from the server's own start-up; rows look like the ingest's.
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { encryptSecret } from '../../apps/server/src/lib/crypto';
+
+export interface SeedPlan {
+  users: number;
+  stations: number;
+  satellites: string[];
+  /** epoch ms of packet 0; packet i is i seconds later */
+  startMs: number;
+}
+
+/** Where the rows go: an SQLite file or a PostgreSQL schema. */
+export type SeedTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export const stationIdOf = (i: number, users: number) => `Station_${i}@${100_000 + (i % users)}`;
+export const packetIdOf = (i: number) => i.toString(16).padStart(24, '0');
+
+type Row = (string | number | null)[];
+type Insert = (
+  table: string,
+  columns: readonly string[],
+  pgTypes: string[],
+  rows: Row[],
+) => Promise<void>;
+type Exec = (sqlText: string, params?: unknown[]) => Promise<void>;
+
+// Column lists with their PostgreSQL array types (SQLite takes the values as they are).
+const PACKETS: [string, string][] = [
+  ['id', 'text'],
+  ['satellite', 'text'],
+  ['norad', 'int'],
+  ['server_time', 'int8'],
+  ['raw', 'text'],
+  ['frame_hash', 'text'],
+  ['mode', 'text'],
+  ['freq', 'float8'],
+  ['sf', 'int'],
+  ['cr', 'int'],
+  ['bw', 'float8'],
+  ['parsed', 'text'],
+  ['crc_error', 'int'],
+  ['is_test', 'int'],
+  ['sat_lat', 'float8'],
+  ['sat_lng', 'float8'],
+  ['sat_alt', 'float8'],
+  ['sun_lit', 'int'],
+  ['eclipse_depth', 'float8'],
+  ['foot_print', 'float8'],
+  ['station_number', 'int'],
+  ['tx_power_mw', 'float8'],
+  ['historical', 'int'],
+];
+const RECEPTIONS: [string, string][] = [
+  ['packet_id', 'text'],
+  ['station_id', 'text'],
+  ['user_id', 'text'],
+  ['server_time', 'int8'],
+  ['lat', 'float8'],
+  ['lng', 'float8'],
+  ['distance', 'float8'],
+  ['elevation', 'float8'],
+  ['azimuth', 'float8'],
+  ['usec_time', 'int8'],
+  ['doppler', 'float8'],
+  ['frequency_offset', 'float8'],
+  ['crc_error', 'int'],
+  ['rssi', 'float8'],
+  ['snr', 'float8'],
+  ['frequency_error', 'float8'],
+];
+const STATIONS: [string, string][] = [
+  ['id', 'text'],
+  ['name', 'text'],
+  ['user_id', 'text'],
+  ['status', 'int'],
+  ['lat', 'float8'],
+  ['lng', 'float8'],
+  ['elevation_m', 'float8'],
+  ['satellite', 'text'],
+  ['version', 'int'],
+  ['local_ip', 'text'],
+  ['wifi_rssi', 'int'],
+  ['radio_status', 'int'],
+  ['tx', 'int'],
+  ['modem_conf', 'text'],
+  ['last_seen', 'int8'],
+  ['last_packet_time', 'int8'],
+  ['creation_date', 'int8'],
+  ['auto_tune', 'int'],
+  ['description', 'text'],
+  ['antenna', 'text'],
+  ['telemetry_packets', 'int'],
+  ['confirmed_packets', 'int'],
+];
+const USERS: [string, string][] = [
+  ['id', 'text'],
+  ['mqtt_password_enc', 'text'],
+  ['created_at', 'int8'],
+];
+
+// A decoded frame the size of a real one (the live network's Norby beacons are about this big).
+const parsedOf = (i: number) =>
+  JSON.stringify({
+    header: {
+      length: 142,
+      receiverAddress: 4294967295,
+      transmitterAddress: [10, 6, 1, 201],
+      msgTypeId: 0,
+    },
+    payload: {
+      frameNumber: i,
+      brkTempActive: 20 + (i % 15),
+      sesVoltage: 8000 + (i % 400),
+      sesChargeLevelMAh: 14000 + (i % 900),
+      sopAngularVelocityVector: [252, 255, 206, 255, 169, 252],
+      tinygsTxPower: 2000,
+      tinygsTemp: 20 + (i % 15),
+      tinygsBatVoltage: 8.2,
+      tinygsLat: 0,
+      tinygsLng: 0,
+    },
+    type: 'Beacon',
+    telemetry: true,
+  });
+const RAWS = Array.from({ length: 64 }, (_, k) =>
+  Buffer.from(Array.from({ length: 143 }, (_, b) => (b * 31 + k * 7) % 256)).toString('base64'),
+);
+
+function packetRow(i: number, plan: SeedPlan): Row {
+  const satellite = plan.satellites[i % plan.satellites.length] as string;
+  return [
+    packetIdOf(i),
+    satellite,
+    40_000 + (i % plan.satellites.length),
+    plan.startMs + i * 1000,
+    RAWS[i % RAWS.length] as string,
+    packetIdOf(i),
+    'LoRa',
+    436.703,
+    10,
+    5,
+    250,
+    i % 17 === 0 ? null : parsedOf(i),
+    0,
+    0,
+    ((i * 7) % 160) - 80,
+    ((i * 13) % 360) - 180,
+    520 + (i % 40),
+    i % 3 === 0 ? 0 : 1,
+    i % 3 === 0 ? 8.5 : -12.25,
+    2446.95,
+    1,
+    2000,
+    0,
+  ];
+}
+
+function receptionRow(i: number, plan: SeedPlan): Row {
+  const station = i % plan.stations;
+  const t = plan.startMs + i * 1000;
+  return [
+    packetIdOf(i),
+    stationIdOf(station, plan.users),
+    String(100_000 + (station % plan.users)),
+    t,
+    (station % 140) - 70 + 0.123,
+    ((station * 7) % 360) - 180 + 0.456,
+    1500.5,
+    21.5,
+    182.25,
+    t * 1000 + 17,
+    1234.5,
+    0,
+    0,
+    -112.5,
+    6.25,
+    150,
+  ];
+}
+
+function stationRow(i: number, plan: SeedPlan, now: number): Row {
+  return [
+    stationIdOf(i, plan.users),
+    `Station_${i}`,
+    String(100_000 + (i % plan.users)),
+    i % 3 === 0 ? 0 : 1,
+    (i % 140) - 70 + 0.123,
+    ((i * 7) % 360) - 180 + 0.456,
+    650,
+    plan.satellites[i % plan.satellites.length] as string,
+    2603242,
+    '192.168.1.50',
+    -67,
+    0,
+    1,
+    '{"mode":"LoRa","freq":436.703,"sf":10,"cr":5,"bw":250}',
+    now - (i % 600) * 1000,
+    now - (i % 3600) * 1000,
+    now - 86_400_000 * (1 + (i % 400)),
+    [137, 433, 900, 2400, 0, null][i % 6] ?? null,
+    i % 5 === 0 ? 'Rooftop dipole, 6 m above ground' : '',
+    'Dipole',
+    100 + (i % 50),
+    90 + (i % 40),
+  ];
+}
+
+/** Multi-row inserts: this many rows per statement (well under SQLite's 32,766 parameters). */
+const SQLITE_ROWS_PER_STATEMENT = 500;
+const ROWS_PER_TRANSACTION = 20_000;
+
+function sqliteInsert(
+  db: Database.Database,
+  table: string,
+  columns: readonly string[],
+  rows: Row[],
+): void {
+  const one = `(${columns.map(() => '?').join(',')})`;
+  const statement = (n: number) =>
+    db.prepare(
+      `insert into ${table} (${columns.join(',')}) values ${Array(n).fill(one).join(',')}`,
+    );
+  const full = statement(SQLITE_ROWS_PER_STATEMENT);
+  let i = 0;
+  for (; i + SQLITE_ROWS_PER_STATEMENT <= rows.length; i += SQLITE_ROWS_PER_STATEMENT)
+    full.run(rows.slice(i, i + SQLITE_ROWS_PER_STATEMENT).flat());
+  if (i < rows.length) statement(rows.length - i).run(rows.slice(i).flat());
+}
+
+async function withTarget(
+  target: SeedTarget,
+  work: (insert: Insert, exec: Exec) => Promise<void>,
+): Promise<void> {
+  if (target.kind === 'sqlite') {
+    const db = new Database(target.file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = OFF');
+    try {
+      await work(
+        async (table, columns, _types, rows) =>
+          db.transaction(() => sqliteInsert(db, table, columns, rows))(),
+        async (sqlText, params = []) => void db.prepare(sqlText).run(...params),
+      );
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    await work(
+      async (table, columns, types, rows) => {
+        // One statement per batch: each column travels as one array parameter.
+        const arrays = columns.map((_, c) => rows.map((r) => r[c] ?? null));
+        const selects = types.map((t, k) => `$${k + 1}::${t}[]`).join(',');
+        await client.query(
+          `insert into ${table} (${columns.join(',')}) select * from unnest(${selects})`,
+          arrays,
+        );
+      },
+      async (sqlText, params = []) => {
+        let n = 0;
+        await client.query(
+          sqlText.replace(/\?/g, () => `$${++n}`),
+          params,
+        );
+      },
+    );
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}
+
+const names = (cols: [string, string][]) => cols.map((c) => c[0]);
+const types = (cols: [string, string][]) => cols.map((c) => c[1]);
+
+/** Users and stations, once. */
+export async function seedStations(
+  target: SeedTarget,
+  plan: SeedPlan,
+  serverSecret: string,
+): Promise<void> {
+  const now = Date.now();
+  await withTarget(target, async (insert) => {
+    const enc = encryptSecret('bench-password', serverSecret);
+    const users: Row[] = Array.from({ length: plan.users }, (_, u) => [
+      String(100_000 + u),
+      enc,
+      now,
+    ]);
+    await insert('users', names(USERS), types(USERS), users);
+    for (let lo = 0; lo < plan.stations; lo += ROWS_PER_TRANSACTION) {
+      const rows: Row[] = [];
+      for (let i = lo; i < Math.min(plan.stations, lo + ROWS_PER_TRANSACTION); i++)
+        rows.push(stationRow(i, plan, now));
+      await insert('stations', names(STATIONS), types(STATIONS), rows);
+    }
+  });
+}
+
+/** Packets [from, to) with one reception each, then the counters the ingest keeps. */
+export async function seedPackets(
+  target: SeedTarget,
+  plan: SeedPlan,
+  from: number,
+  to: number,
+): Promise<void> {
+  await withTarget(target, async (insert, exec) => {
+    for (let lo = from; lo < to; lo += ROWS_PER_TRANSACTION) {
+      const hi = Math.min(to, lo + ROWS_PER_TRANSACTION);
+      const packets: Row[] = [];
+      const receptions: Row[] = [];
+      for (let i = lo; i < hi; i++) {
+        packets.push(packetRow(i, plan));
+        receptions.push(receptionRow(i, plan));
+      }
+      await insert('packets', names(PACKETS), types(PACKETS), packets);
+      await insert('receptions', names(RECEPTIONS), types(RECEPTIONS), receptions);
+    }
+    await exec("delete from counters where name in ('packets', 'members', 'stations')");
+    await exec("insert into counters (name, value) values ('packets', ?)", [to]);
+    await exec("insert into counters (name, value) values ('members', ?)", [plan.users]);
+    await exec("insert into counters (name, value) values ('stations', ?)", [
+      Math.ceil((plan.stations * 2) / 3),
+    ]);
+    const perSatellite = Math.floor(to / plan.satellites.length);
+    for (const name of plan.satellites) {
+      await exec(
+        'update satellites set frames = ?, confirmed_packets = ?, last_packet_time = ? where name = ?',
+        [perSatellite, perSatellite, plan.startMs + to * 1000, name],
+      );
+    }
+  });
+}
