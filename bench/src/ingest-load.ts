@@ -84,7 +84,7 @@ async function connectAll(): Promise<Conn[]> {
   return conns;
 }
 
-let counter = 0;
+let counter = config.counterStart ?? 0;
 function rxPayload(conn: Conn, now: number): string {
   counter += 1;
   // Every frame is unique (counter and uptime), so each publish is one new packet and one event.
@@ -204,10 +204,11 @@ async function run(): Promise<void> {
         resolve();
         return;
       }
-      // Raw mode is closed-loop (at most `rate` messages not yet delivered): it measures how fast the
-      // broker passes messages on, not how fast this process can write into socket buffers.
+      // Raw mode and the ingest capacity phase are closed-loop (at most `rate` messages not yet
+      // delivered): they measure how fast the server passes messages on, not how fast this process
+      // can write into socket buffers.
       const due =
-        config.mode === 'raw'
+        config.mode === 'raw' || config.closedLoop
           ? config.rate - (sent - received)
           : Math.floor((config.rate * elapsed) / 1000) - sent;
       let tried = 0;

@@ -14,8 +14,15 @@ export interface LoadConfig {
   /** ingest mode: where the live events are read */
   sseUrl: string | null;
   stations: LoadStation[];
-  /** ingest: target receptions per second over all stations; raw: most messages in flight */
+  /**
+   * open loop (ingest at a target rate): receptions per second over all stations; closed loop (raw
+   * pass-through, ingest capacity): most messages published and not yet delivered
+   */
   rate: number;
+  /** ingest mode: closed loop like the raw phase, to find the most the server sustains */
+  closedLoop?: boolean;
+  /** first frame counter: phases of one run must not send frames an earlier phase sent (they would merge) */
+  counterStart?: number;
   durationMs: number;
   /** latency samples of the first moments are left out */
   warmupMs: number;

@@ -24,11 +24,22 @@ export {
 const CRC_ERROR_MARKER = 'Error_CRC';
 const TEST_FRAME_PREFIX = 'TinyGS-test ';
 
+const CRC_ERROR_BYTES = Uint8Array.from(CRC_ERROR_MARKER, (c) => c.charCodeAt(0));
+const TEST_PREFIX_BYTES = Uint8Array.from(TEST_FRAME_PREFIX, (c) => c.charCodeAt(0));
+
+// Compared byte by byte: building a string of the first bytes cost more than decoding the frame.
+function startsWithBytes(frame: Uint8Array, prefix: Uint8Array, exact: boolean): boolean {
+  if (exact ? frame.length !== prefix.length : frame.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) if (frame[i] !== prefix[i]) return false;
+  return true;
+}
+
 /** Station-made frames (PROTOCOL.md): a CRC error report or a test transmission, never telemetry. */
 function isStationMarker(frame: Uint8Array): boolean {
-  if (frame.length < CRC_ERROR_MARKER.length) return false;
-  const text = String.fromCharCode(...frame.subarray(0, TEST_FRAME_PREFIX.length));
-  return text === CRC_ERROR_MARKER || text.startsWith(TEST_FRAME_PREFIX);
+  return (
+    startsWithBytes(frame, CRC_ERROR_BYTES, true) ||
+    startsWithBytes(frame, TEST_PREFIX_BYTES, false)
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sunPos } from 'satellite.js';
 import { DEG_PER_RAD, EARTH_RADIUS_KM, KM_PER_AU } from './constants';
-import { newInertialState, propagateInto } from './propagate';
+import { newInertialState, propagateInto, type InertialState } from './propagate';
 import { toEpochMs, type TimeInput } from './time';
 import type { Tle } from './tle';
 
@@ -27,6 +27,11 @@ const state = newInertialState();
  */
 export function sunlight(tle: Tle, time: TimeInput): Sunlight | null {
   if (!propagateInto(tle, toEpochMs(time), state)) return null;
+  return sunlightOfState(state);
+}
+
+/** Sunlight (see `sunlight`) of an already propagated state. */
+export function sunlightOfState(state: InertialState): Sunlight {
   const { rsun } = sunPos(state.julianDate);
   const rx = state.xKm;
   const ry = state.yKm;

@@ -37,8 +37,21 @@ interface ConnectionState {
   warned: number;
 }
 
+type ParsedTopic = NonNullable<ReturnType<typeof parseStationTopic>>;
+
+/** A station topic checked once: every station publishes on the same few topics all the time. */
+interface KnownTopic {
+  t: ParsedTopic | null;
+  stationId: string | null;
+  valid: boolean;
+}
+
+// Bounded so that a client inventing topics cannot grow it: it is emptied when full.
+const MAX_KNOWN_TOPICS = 20_000;
+
 export class MessageRouter {
   private readonly connections = new WeakMap<object, ConnectionState>();
+  private readonly topics = new Map<string, KnownTopic>();
 
   constructor(
     private readonly registry: StationRegistry,
@@ -53,9 +66,8 @@ export class MessageRouter {
 
   handle(topic: string, payload: Buffer, connection: object): void {
     this.metrics.messagesReceived += 1;
-    const t = parseStationTopic(topic);
-    const stationId = t ? formatStationId(t.station, t.userId) : null;
-    if (!t || !stationId || !parseStationId(stationId)) {
+    const { t, stationId, valid } = this.topicOf(topic);
+    if (!valid || !t || !stationId) {
       this.invalid(connection, 'bad-topic', stationId ?? topic);
       return;
     }
@@ -120,6 +132,18 @@ export class MessageRouter {
       default:
         return;
     }
+  }
+
+  private topicOf(topic: string): KnownTopic {
+    let known = this.topics.get(topic);
+    if (!known) {
+      const t = parseStationTopic(topic);
+      const stationId = t ? formatStationId(t.station, t.userId) : null;
+      known = { t, stationId, valid: stationId !== null && parseStationId(stationId) !== null };
+      if (this.topics.size >= MAX_KNOWN_TOPICS) this.topics.clear();
+      this.topics.set(topic, known);
+    }
+    return known;
   }
 
   private handleStat(stationId: string, name: string, payload: Buffer, connection: object): void {

@@ -11,6 +11,8 @@ import { loadNetworkSatellites, type NetworkSatelliteRow } from '../../repositor
 
 export interface NetworkSatellite {
   name: string;
+  /** the name as UTF-8, hashed with every frame (frame identity) */
+  nameBytes: Buffer;
   displayName: string;
   norad: number | null;
   status: string;
@@ -123,6 +125,7 @@ export class SatelliteCatalogue {
     }
     return {
       name: row.name,
+      nameBytes: Buffer.from(row.name, 'utf8'),
       displayName: row.displayName,
       norad: row.norad,
       status: row.status,

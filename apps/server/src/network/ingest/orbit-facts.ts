@@ -4,10 +4,14 @@ import type { SatPos } from '@tinygs/contracts';
 import {
   dopplerShiftHz,
   footprintRadiusKm,
+  geodeticInto,
   groundDistanceKm,
-  lookAngles,
-  subSatellitePoint,
-  sunlight,
+  lookAnglesInto,
+  newInertialState,
+  observerFrame,
+  propagateInto,
+  sunlightOfState,
+  type InertialState,
   type Tle,
 } from '@tinygs/orbit';
 
@@ -36,23 +40,38 @@ const NO_GEOMETRY: ReceptionGeometry = {
   doppler: null,
 };
 
+// The packet's facts and its first reception's geometry are computed at the same time from the same
+// TLE: SGP4 runs once for both (it used to run four times per new packet).
+const state = newInertialState();
+let stateTle: Tle | null = null;
+let stateAtMs = Number.NaN;
+let stateOk = false;
+
+function propagated(tle: Tle, atMs: number): InertialState | null {
+  if (tle !== stateTle || atMs !== stateAtMs) {
+    stateOk = propagateInto(tle, atMs, state);
+    stateTle = tle;
+    stateAtMs = atMs;
+  }
+  return stateOk ? state : null;
+}
+
 /** Facts from the TLE at `atMs`; without a TLE, a GPS fix the frame carried (balloons). */
 export function packetOrbitFacts(
   tle: Tle | null,
   atMs: number,
   gps: SatPos | null,
 ): PacketOrbitFacts {
-  if (tle) {
-    const point = subSatellitePoint(tle, atMs);
-    if (point) {
-      const light = sunlight(tle, atMs);
-      return {
-        satPos: { lat: point.lat, lng: point.lng, alt: point.alt },
-        sunLit: light?.sunLit ?? null,
-        eclipseDepth: light?.eclipseDepthDeg ?? null,
-        footPrint: footprintRadiusKm(point.alt),
-      };
-    }
+  const propagatedState = tle ? propagated(tle, atMs) : null;
+  if (propagatedState) {
+    const point = geodeticInto(propagatedState, { lat: 0, lng: 0, alt: 0 });
+    const light = sunlightOfState(propagatedState);
+    return {
+      satPos: { lat: point.lat, lng: point.lng, alt: point.alt },
+      sunLit: light.sunLit,
+      eclipseDepth: light.eclipseDepthDeg,
+      footPrint: footprintRadiusKm(point.alt),
+    };
   }
   if (gps)
     return { satPos: gps, sunLit: null, eclipseDepth: null, footPrint: footprintRadiusKm(gps.alt) };
@@ -66,17 +85,22 @@ export function receptionGeometry(
   freqMHz: number,
   fallbackSatPos: SatPos | null,
 ): ReceptionGeometry {
-  if (tle) {
-    const point = subSatellitePoint(tle, atMs);
-    const look = lookAngles(tle, atMs, { latDeg: station[0], lngDeg: station[1], altKm: 0 });
-    if (point && look) {
-      return {
-        distance: groundDistanceKm(station, [point.lat, point.lng]),
-        elevation: look.elevationDeg,
-        azimuth: look.azimuthDeg,
-        doppler: dopplerShiftHz(freqMHz, look.rangeRateKmPerS),
-      };
-    }
+  const propagatedState = tle ? propagated(tle, atMs) : null;
+  if (propagatedState) {
+    const frame = observerFrame({ latDeg: station[0], lngDeg: station[1], altKm: 0 });
+    const look = lookAnglesInto(propagatedState, frame, {
+      azimuthDeg: 0,
+      elevationDeg: 0,
+      rangeKm: 0,
+      rangeRateKmPerS: 0,
+    });
+    const point = geodeticInto(propagatedState, { lat: 0, lng: 0, alt: 0 });
+    return {
+      distance: groundDistanceKm(station, [point.lat, point.lng]),
+      elevation: look.elevationDeg,
+      azimuth: look.azimuthDeg,
+      doppler: dopplerShiftHz(freqMHz, look.rangeRateKmPerS),
+    };
   }
   if (fallbackSatPos) {
     return {

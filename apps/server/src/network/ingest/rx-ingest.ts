@@ -1,7 +1,7 @@
 // Turns one validated `tele/rx` into a queued reception: finds the satellite, merges with other
 // stations' receptions of the same frame, decodes new frames and computes the orbit facts.
 // Everything here is synchronous and in memory; the batch writer stores it.
-import { createHash } from 'node:crypto';
+import { hash as digestOf } from 'node:crypto';
 import { CRC_ERROR_MARKER, TEST_FRAME_PREFIX, type RxPayload } from '@tinygs/contracts';
 import { decodeFrame } from '@tinygs/decoders';
 import { newPacketId } from './packet-id';
@@ -55,7 +55,7 @@ export class RxIngest {
     const bytes = Buffer.from(rx.data, 'base64');
     const crcError = rx.crc_error || startsWith(bytes, CRC_MARKER_BYTES);
     const location: [number, number] = [rx.station_location[0], rx.station_location[1]];
-    const hash = createHash('sha256').update(sat.name).update(bytes).digest('hex');
+    const hash = digestOf('sha256', Buffer.concat([sat.nameBytes, bytes]), 'hex');
 
     // CRC-error reports all carry the same marker bytes: they never merge.
     const joined = crcError ? undefined : this.merge.find(hash, now);
@@ -109,7 +109,6 @@ export class RxIngest {
     const queued = this.writer.enqueue({
       kind: 'reception',
       write: {
-        hash,
         packetId,
         newPacket,
         satelliteName: sat.name,

@@ -24,7 +24,6 @@ import {
 } from '../../repositories/stations';
 
 export interface ReceptionWrite {
-  hash: string;
   packetId: string;
   /** the packet row when this reception is the first of its frame */
   newPacket: NewPacket | null;
@@ -59,6 +58,26 @@ export interface StoredPacket {
   satPos: SatPos | null;
   crcError: boolean;
   stations: string[];
+}
+
+/** The row writes of a batch that take most of its time; SQLite has prepared versions (sqlite-rows.ts). */
+export interface RowWrites {
+  insertPackets(rows: readonly NewPacket[]): Promise<void> | void;
+  insertReceptions(rows: readonly NewReception[]): Promise<void> | void;
+  addToStationNumbers(items: readonly { id: string; add: number }[]): Promise<void> | void;
+  addStationReceptionStats(stats: readonly StationReceptionStats[]): Promise<void> | void;
+  addDailyStats(stats: readonly DailyStationStat[]): Promise<void> | void;
+}
+
+/** The portable row writes (repositories), on the batch's transaction. */
+export function kyselyRowWrites(trx: Kysely<Database>): RowWrites {
+  return {
+    insertPackets: (rows) => insertPackets(trx, rows),
+    insertReceptions: (rows) => insertReceptions(trx, rows),
+    addToStationNumbers: (items) => addToStationNumbers(trx, items),
+    addStationReceptionStats: (stats) => addStationReceptionStats(trx, stats),
+    addDailyStats: (stats) => addDailyStats(trx, stats),
+  };
 }
 
 export interface BatchOutcome {
@@ -106,6 +125,7 @@ export async function writeBatch(
   trx: Kysely<Database>,
   ops: readonly WriteOp[],
   droppedMessages: number,
+  rows: RowWrites = kyselyRowWrites(trx),
 ): Promise<BatchOutcome> {
   const changedStations = new Set<string>();
   const { members, online } = await writeStationOps(trx, ops, changedStations);
@@ -187,21 +207,12 @@ export async function writeBatch(
     else daily.set(key, { stationId, day, satellite: r.satelliteName, frames: 1 });
   }
 
-  await insertPackets(
-    trx,
-    [...created.values()].map((c) => c.row),
-  );
-  await insertReceptions(
-    trx,
-    receptions.map((r) => r.reception),
-  );
-  await addToStationNumbers(
-    trx,
-    [...joined].map(([id, add]) => ({ id, add })),
-  );
-  await addStationReceptionStats(trx, [...stationStats.values()]);
+  await rows.insertPackets([...created.values()].map((c) => c.row));
+  await rows.insertReceptions(receptions.map((r) => r.reception));
+  await rows.addToStationNumbers([...joined].map(([id, add]) => ({ id, add })));
+  await rows.addStationReceptionStats([...stationStats.values()]);
   await addSatelliteStats(trx, [...satelliteStats.values()]);
-  await addDailyStats(trx, [...daily.values()]);
+  await rows.addDailyStats([...daily.values()]);
   await addToCounters(trx, {
     members,
     stations: online,
