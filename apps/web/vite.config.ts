@@ -1,4 +1,8 @@
-import { defineConfig, type PluginOption } from 'vite';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { defineConfig, type PluginOption, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The API server (apps/server) serves these paths; in development Vite forwards them so the app
@@ -32,9 +36,36 @@ const contractsArePure: PluginOption = {
   },
 };
 
-export default defineConfig({
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+// Next to every text asset, its .br (quality 11) and .gz (level 9): a static server that serves
+// precompressed files (@fastify/static `preCompressed`) then sends the entry chunk straight from
+// disk instead of compressing it on every request, which costs 10-50 ms on the critical path.
+const precompressed: PluginOption = {
+  name: 'tinygs-precompress',
+  apply: 'build',
+  async writeBundle(options, bundle) {
+    const dir = options.dir ?? 'dist';
+    const files = Object.keys(bundle).filter((f) => /\.(js|css|html|svg|json)$/.test(f));
+    await Promise.all(
+      files.map(async (file) => {
+        const path = join(dir, file);
+        const data = await readFile(path);
+        if (data.length < 1024) return;
+        const [br, gz] = await Promise.all([
+          brotli(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+          gzipped(data, { level: 9 }),
+        ]);
+        await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)]);
+      }),
+    );
+  },
+};
+
+const config = {
   base: '/',
-  plugins: [reactPlugin, contractsArePure],
+  plugins: [reactPlugin, contractsArePure, precompressed],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',
@@ -46,4 +77,12 @@ export default defineConfig({
       PROXIED_PATHS.map((path) => [path, { target: API_TARGET, changeOrigin: true, ws: false }]),
     ),
   },
+} satisfies UserConfig;
+
+export default defineConfig(({ command, mode }) => {
+  // `vite build` takes NODE_ENV from the environment when it is set, and test runners set it to
+  // `test` (the browser tests build the app from inside Vitest): that would ship React's
+  // development build. A production-mode build is always a production build.
+  if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
+  return config;
 });

@@ -31,11 +31,12 @@ describe('network statistics', () => {
 });
 
 describe('login link on the home page', () => {
+  // Mounted at / only, as in the app: the user page it navigates to is not Home again.
   const link = '/?loginToken=tok123&userId=42';
 
   it('logs in, stores the session and opens the user page', async () => {
     const calls = mockFetch({ '/v1/login': { body: { sessionToken: 'sess-1' } } });
-    renderWithApp(<HomeRoute />, { route: link });
+    renderWithApp(<HomeRoute />, { route: link, path: '/' });
     expect(screen.getByText('Logging in...')).toBeInTheDocument();
     await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/42'));
     expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBe('42');
@@ -51,7 +52,7 @@ describe('login link on the home page', () => {
   it('shows the expired-token alert when the login fails', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     mockFetch({ '/v1/login': { status: 401, body: { error: 'expired' } } });
-    renderWithApp(<HomeRoute />, { route: link });
+    renderWithApp(<HomeRoute />, { route: link, path: '/' });
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Login error! This login token has expired.',
     );
@@ -63,7 +64,7 @@ describe('login link on the home page', () => {
     window.localStorage.setItem(STORAGE_KEYS.userId, '7');
     window.localStorage.setItem(STORAGE_KEYS.sessionToken, 'old');
     const calls = mockFetch({});
-    renderWithApp(<HomeRoute />, { route: link });
+    renderWithApp(<HomeRoute />, { route: link, path: '/' });
     await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/7'));
     expect(calls.map((c) => c.url)).toEqual([]);
   });

@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { AppProviders } from './AppProviders';
 import { AppRoutes } from './AppRoutes';
-import { createQueryClient } from '../lib/queryClient';
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient` comes from boot.ts, which has already started the first screen's requests. */
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <AppProviders>

@@ -1,19 +1,42 @@
+import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import Stack from '@mui/material/Stack';
-import { GetStarted, HomeIntro, PhotoCarousel, useCarouselPhotos } from '../../features/home';
+import { GetStarted, HomeIntro, useCarouselPhotos } from '../../features/home';
 import { LoginLinkView } from '../../features/auth';
-import { StatisticsCards } from '../../features/statistics';
-import { WorldMap } from '../../features/map';
+import { StatisticsCards, useNetworkStatistics } from '../../features/statistics';
+import { MapPlaceholder, WorldMap } from '../../features/map';
 import { useStoredUserId } from '../../lib/session';
+import { useDeferredUntil } from '../../lib/useDeferredUntil';
+
+const MAP_HEIGHT = 'min(70vh, 640px)';
+
+// Only needed once there are photos, which Home asks for after its first content.
+const PhotoCarousel = lazy(() =>
+  import('../../features/home/components/PhotoCarousel').then((m) => ({
+    default: m.PhotoCarousel,
+  })),
+);
 
 function HomeContent() {
   const userId = useStoredUserId();
-  const photos = useCarouselPhotos();
+  // The statistics cards are what makes / usable; the map (Leaflet, SGP4 worker, live stream)
+  // and the photo carousel (satellite catalogue, zod) start once they are on screen.
+  const statistics = useNetworkStatistics();
+  const heavyPartsMayLoad = useDeferredUntil(!statistics.isPending);
+  const photos = useCarouselPhotos(heavyPartsMayLoad);
   return (
     <Stack spacing={3}>
-      {photos.isError ? null : <PhotoCarousel photos={photos.data ?? []} />}
+      {!photos.isError && photos.data && photos.data.length > 0 ? (
+        <Suspense fallback={null}>
+          <PhotoCarousel photos={photos.data} />
+        </Suspense>
+      ) : null}
       <HomeIntro returning={userId !== null} />
-      <WorldMap height="min(70vh, 640px)" />
+      {heavyPartsMayLoad ? (
+        <WorldMap height={MAP_HEIGHT} />
+      ) : (
+        <MapPlaceholder height={MAP_HEIGHT} />
+      )}
       <StatisticsCards />
       <GetStarted />
     </Stack>

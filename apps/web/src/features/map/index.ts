@@ -1,6 +1,13 @@
 // Public surface of the map feature. Every component here is a lazy wrapper: importing this file
 // costs no Leaflet, world outline or SGP4 code; those load only when a map is actually rendered.
-export { WorldMap, PacketMap, StationPacketsMap, LocationPicker, StationsMap } from './lazy';
+export {
+  WorldMap,
+  PacketMap,
+  StationPacketsMap,
+  LocationPicker,
+  StationsMap,
+  MapPlaceholder,
+} from './lazy';
 export type {
   LatLng,
   WorldMapProps,

@@ -7,13 +7,18 @@ import type {
   WorldMapProps,
 } from './types';
 
+/** What a map shows while its code loads; a screen that starts its map late shows it too. */
+export function MapPlaceholder({ height = 400 }: { height?: number | string }): ReactElement {
+  return <div aria-busy="true" style={{ height, background: '#0b1a2c' }} />;
+}
+
 // Leaflet, the world outline and SGP4 load with the first map that renders, never before.
 function deferred<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   const Inner = lazy(load);
   return function Deferred(props: P): ReactElement {
-    const height = (props as { height?: number | string }).height ?? 400;
+    const height = (props as { height?: number | string }).height;
     return (
-      <Suspense fallback={<div aria-busy="true" style={{ height, background: '#0b1a2c' }} />}>
+      <Suspense fallback={<MapPlaceholder height={height} />}>
         <Inner {...props} />
       </Suspense>
     );

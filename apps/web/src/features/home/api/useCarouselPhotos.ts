@@ -34,11 +34,13 @@ function satellitePhotos(satellites: Satellite[]): CarouselPhoto[] {
 /**
  * The approved station photos, newest first. A young network has none approved yet, so then the
  * carousel shows the satellites' own images; that list is fetched under the satellite catalogue's
- * query key, so opening a satellite list afterwards costs no request.
+ * query key, so opening a satellite list afterwards costs no request. `enabled` lets Home hold
+ * the requests (and the schema chunk they need) until its first content is on screen.
  */
-export function useCarouselPhotos() {
+export function useCarouselPhotos(enabled = true) {
   const queryClient = useQueryClient();
   return useQuery({
+    enabled,
     queryKey: ['carousel-photos'],
     queryFn: async ({ signal }) => {
       const { RecentPicturesResponseSchema, SatellitesResponseSchema } = await loadSchemas();

@@ -1,13 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import { loadSchemas } from '../../../lib/lazySchemas';
+import { statisticsQuery } from './statisticsQuery';
 
 export function useNetworkStatistics() {
-  return useQuery({
-    queryKey: ['statistics'],
-    queryFn: async ({ signal }) => {
-      const { StatisticsResponseSchema } = await loadSchemas();
-      return api('/v1/statistics', StatisticsResponseSchema, { signal });
-    },
-  });
+  return useQuery(statisticsQuery);
 }
