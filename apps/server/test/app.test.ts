@@ -1,4 +1,7 @@
 // The HTTP skeleton as a client meets it: health, API reference, error shapes, web fallback.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
@@ -51,5 +54,26 @@ describe.each(DIALECTS)('HTTP skeleton on %s', (dialect) => {
       expect(res.headers['content-type'], url).toContain('text/html');
       expect(res.body, url).toContain('/viewer/assets/');
     }
+  });
+
+  it("sends the web app's entry chunk precompressed from the build, and plain to clients without br", async () => {
+    const page = await server.app.inject({ method: 'GET', url: '/' });
+    const entry = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+    expect(entry, 'index.html names its entry chunk').toBeDefined();
+    const onDisk = readFileSync(join(server.ctx.config.webDist, entry ?? ''));
+    const br = await server.app.inject({
+      method: 'GET',
+      url: entry ?? '',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(onDisk)).toBe(true);
+    expect(
+      br.rawPayload.equals(readFileSync(join(server.ctx.config.webDist, `${entry ?? ''}.br`))),
+    ).toBe(true);
+    const plain = await server.app.inject({ method: 'GET', url: entry ?? '' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(onDisk)).toBe(true);
   });
 });

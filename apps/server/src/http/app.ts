@@ -161,6 +161,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset: sent from disk, not compressed per request.
+      preCompressed: true,
       setHeaders(reply, path) {
         // Hashed bundles never change; index.html must always be revalidated.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
