@@ -190,9 +190,9 @@ async function main(): Promise<void> {
     });
     await network.flush();
     const afterWarmup = samples.filter((x) => x.s * 1000 >= WARMUP_MS);
-    const base = afterWarmup[0]?.rssMb ?? Number.NaN;
+    // Both ends are medians of three samples, so one GC-timed sample decides neither.
+    const base = median(afterWarmup.slice(0, 3).map((x) => x.rssMb));
     const end = samples.at(-1)?.rssMb ?? Number.NaN;
-    // The median of the last three samples keeps one GC-timed sample from deciding the figure.
     const endMedian = median(samples.slice(-3).map((x) => x.rssMb));
     const growthPct = round(((endMedian - base) / base) * 100);
     const last = samples.at(-1);
