@@ -1,6 +1,8 @@
 // The single writer of the network part. Station lifecycle changes and receptions are queued and
 // written in one transaction every flush interval; events are published only after the commit, so
-// everything a client was told about is stored. A failed batch goes back to the front of the queue
+// everything a client was told about is stored. The store may take the next batch while the previous
+// one commits (BatchStore.maxInFlight); batches commit and are announced in the order they were
+// sent. A failed batch, with every batch sent after it, goes back to the front of the queue in order
 // (order matters: a packet's first reception precedes the ones that join it).
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events';
@@ -29,8 +31,16 @@ export class BatchWriter {
   private queue: WriteOp[] = [];
   private queuedReceptions = 0;
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** settles when the last batch sent has been handled (in order: each waits for the previous) */
+  private chain: Promise<boolean> = Promise.resolve(true);
+  private inFlight = 0;
+  /** batches that failed (and the ones sent after them), in order, put back once none is left in flight */
+  private failed: WriteOp[][] = [];
   private failures = 0;
+  private retryAt = 0;
+  /** a tick found the pipeline full: the next batch goes as soon as a slot frees */
+  private owed = false;
+  private lastSettledAt = 0;
   private stopped = false;
 
   constructor(
@@ -47,7 +57,7 @@ export class BatchWriter {
 
   start(): void {
     this.stopped = false;
-    this.schedule(this.options.flushIntervalMs);
+    this.schedule();
   }
 
   /** False when a reception was refused because the queue is full. */
@@ -63,16 +73,16 @@ export class BatchWriter {
 
   /** Writes everything queued so far (used at shutdown and by tests). */
   async flush(): Promise<void> {
-    while (this.hasWork() || this.flushing) {
-      if (this.flushing) await this.flushing;
-      else if (!(await this.flushOnce()))
-        throw new Error('queued network writes could not be stored');
+    for (;;) {
+      if (this.inFlight > 0) await this.chain;
+      else if (!this.hasWork()) return;
+      else if (!(await this.send())) throw new Error('queued network writes could not be stored');
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) clearInterval(this.timer);
     this.timer = null;
     try {
       await this.flush();
@@ -85,65 +95,90 @@ export class BatchWriter {
     return this.queue.length > 0 || this.metrics.unsavedDropCount > 0;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, delayMs);
+  // Fixed rate: a batch leaves every interval whatever the previous commit took. With the store's
+  // pipeline full the tick is owed and the batch leaves when a commit ends (it then carries what
+  // arrived meanwhile, so a slow commit makes the next batch bigger rather than late twice).
+  private schedule(): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setInterval(() => this.tick(), this.options.flushIntervalMs);
   }
 
-  private async tick(): Promise<void> {
-    const started = performance.now();
-    let ok = true;
-    if (this.hasWork() && !this.flushing) ok = await this.flushOnce();
-    // Fixed rate: the next batch starts one interval after this one started, not after it ended,
-    // so a commit taking half the interval does not stretch every reception's wait by half again.
-    const elapsed = performance.now() - started;
-    const delay = ok
-      ? this.queue.length >= this.options.maxBatch
-        ? 0
-        : Math.max(0, this.options.flushIntervalMs - elapsed)
-      : Math.min(MAX_RETRY_DELAY_MS, this.options.flushIntervalMs * 2 ** this.failures);
-    this.schedule(delay);
+  private tick(): void {
+    if (!this.hasWork() || this.failed.length > 0 || performance.now() < this.retryAt) return;
+    if (this.inFlight >= this.store.maxInFlight) {
+      this.owed = true;
+      return;
+    }
+    void this.send();
   }
 
-  /** One transaction; false when it failed (the batch is queued again). */
-  private async flushOnce(): Promise<boolean> {
+  /** Sends one batch; resolves false when it failed (it is queued again, in order). */
+  private send(): Promise<boolean> {
+    this.owed = false;
     const batch = this.queue.splice(0, this.options.maxBatch);
     const drops = this.metrics.takeUnsavedDrops();
-    let outcome: BatchOutcome | null = null;
-    let done!: () => void;
-    this.flushing = new Promise<void>((resolve) => (done = resolve));
-    const started = performance.now();
-    try {
-      outcome = await this.store.write(batch, drops);
-    } catch (err) {
-      this.failures += 1;
-      this.metrics.batchFailures += 1;
+    const sentAt = performance.now();
+    const write = this.store.write(batch, drops).then(
+      (outcome) => outcome,
+      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+    );
+    this.inFlight += 1;
+    this.chain = this.chain.then(async () => {
+      const outcome = await write;
+      this.inFlight -= 1;
+      return this.settle(batch, drops, outcome, sentAt);
+    });
+    return this.chain;
+  }
+
+  private settle(
+    batch: WriteOp[],
+    drops: number,
+    outcome: BatchOutcome | Error,
+    sentAt: number,
+  ): boolean {
+    const now = performance.now();
+    // time the store spent on this batch: from when it was sent or the previous one was done
+    const batchMs = now - Math.max(sentAt, this.lastSettledAt);
+    this.lastSettledAt = now;
+    if (outcome instanceof Error) {
+      if (this.failed.length === 0) {
+        this.failures += 1;
+        this.metrics.batchFailures += 1;
+        this.retryAt =
+          now + Math.min(MAX_RETRY_DELAY_MS, this.options.flushIntervalMs * 2 ** this.failures);
+        this.log.error(
+          { err: outcome, operations: batch.length, attempt: this.failures },
+          'network write batch failed; retrying',
+        );
+      }
       this.metrics.restoreUnsavedDrops(drops);
-      this.queue = batch.concat(this.queue);
-      this.log.error(
-        { err, operations: batch.length, attempt: this.failures },
-        'network write batch failed; retrying',
-      );
-    } finally {
-      this.flushing = null;
-      done();
+      this.failed.push(batch);
+      if (this.inFlight === 0) {
+        this.queue = this.failed.flat().concat(this.queue);
+        this.failed = [];
+      }
+      return false;
     }
-    if (!outcome) return false;
     this.failures = 0;
     this.queuedReceptions -= outcome.receptions;
     this.metrics.receptionsStored += outcome.receptions;
     this.metrics.packetsStored += outcome.newPackets.length;
     this.metrics.batchesWritten += 1;
-    this.metrics.lastBatchMs = performance.now() - started;
-    this.metrics.maxBatchMs = Math.max(this.metrics.maxBatchMs, this.metrics.lastBatchMs);
+    this.metrics.lastBatchMs = batchMs;
+    this.metrics.maxBatchMs = Math.max(this.metrics.maxBatchMs, batchMs);
     try {
       this.announce(outcome);
     } catch (err) {
       this.log.error({ err }, 'a live-event subscriber failed');
     }
+    if (
+      !this.stopped &&
+      this.hasWork() &&
+      (this.owed || this.queue.length >= this.options.maxBatch) &&
+      this.inFlight < this.store.maxInFlight
+    )
+      void this.send();
     return true;
   }
 
