@@ -57,15 +57,27 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   const metrics = new NetworkMetrics();
   const merge = new MergeIndex();
   // SQLite writes run on a thread of their own (see batch-store.ts).
+  let threaded = false;
   const store =
     database.dialect === 'sqlite' &&
     config.database.kind === 'sqlite' &&
     options.writerThread !== false
-      ? await sqliteThreadStore(config.database.file, log).catch((err: unknown) => {
-          log.warn({ err }, 'SQLite writer thread not available; writing on the main thread');
-          return inProcessStore(db);
-        })
+      ? await sqliteThreadStore(config.database.file, log).then(
+          (s) => {
+            threaded = true;
+            return s;
+          },
+          (err: unknown) => {
+            log.warn({ err }, 'SQLite writer thread not available; writing on the main thread');
+            return inProcessStore(db);
+          },
+        )
       : inProcessStore(db);
+  // Checkpoints are the writer's checkpointer thread's job: a main-thread write (welcome, pings,
+  // owner actions) must not run one, with its fsyncs, on the event loop.
+  if (threaded && database.native.dialect === 'sqlite') {
+    database.native.sqlite.pragma('wal_autocheckpoint = 0');
+  }
   const writer = new BatchWriter(store, ctx.events, metrics, log, {
     ...DEFAULT_BATCH_WRITER_OPTIONS,
     flushIntervalMs: options.flushIntervalMs ?? DEFAULT_BATCH_WRITER_OPTIONS.flushIntervalMs,
