@@ -210,6 +210,83 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
     expect((await get('/v2/packetsIna')).statusCode).toBe(400);
   });
 
+  it('lists the stations of a packet oldest reception first, every field as stored', async () => {
+    const db = server.ctx.database.db;
+    const id = hexId(900);
+    const heard = now - 10 * 86_400_000;
+    await insertPackets(db, [{ id, satellite: 'Norbi', serverTime: heard }]);
+    const porto = await buildStation(db, { name: 'Porto_Tower', userId: other.id });
+    const lisbon = await buildStation(db, { name: 'Lisbon_Hill', userId: other.id });
+    const reception = {
+      packetId: id,
+      userId: other.id,
+      lat: 41.15,
+      lng: -8.61,
+      distance: 1234.5,
+      elevation: 30,
+      azimuth: 90,
+      usecTime: null,
+      doppler: 10,
+      fDoppler: null,
+      frequencyOffset: 5,
+      crcError: 0,
+      rssi: -100,
+      snr: 2,
+      frequencyError: 50,
+    };
+    // Inserted out of time order; the last one has every optional measure missing but f_doppler.
+    await db
+      .insertInto('receptions')
+      .values([
+        {
+          ...reception,
+          stationId: lisbon,
+          serverTime: heard + 3000,
+          lat: 38.7223,
+          lng: -9.1393,
+          distance: null,
+          elevation: 12.25,
+          azimuth: 301.5,
+          usecTime: null,
+          doppler: -2500.75,
+          fDoppler: 0.125,
+          frequencyOffset: null,
+          crcError: 1,
+          rssi: null,
+          snr: -7.5,
+          frequencyError: null,
+        },
+        { ...reception, stationId, userId: owner.id, serverTime: heard + 2000 },
+        { ...reception, stationId: porto, serverTime: heard + 1000, usecTime: heard * 1000 + 17 },
+      ])
+      .execute();
+    const res = await get(`/v1/packet/${id}`);
+    const body = PacketDetailResponseSchema.parse(res.json());
+    expect(body.stations.map((s) => s.name)).toEqual(['Porto_Tower', 'Madrid_Roof', 'Lisbon_Hill']);
+    expect(body.stations[0]?.usec_time).toBe(heard * 1000 + 17);
+    expect(body.stations[1]?.usec_time).toBe((heard + 2000) * 1000);
+    expect(body.stations[1]).not.toHaveProperty('f_doppler');
+    // The exact text, key order included, that community tools receive for the last station.
+    const lisbonText = JSON.stringify({
+      name: 'Lisbon_Hill',
+      userId: other.id,
+      location: [38.7223, -9.1393],
+      distance: null,
+      elevation: 12.25,
+      azimuth: 301.5,
+      usec_time: (heard + 3000) * 1000,
+      doppler: -2500.75,
+      frequency_offset: 0,
+      crc_error: true,
+      receptionParams: { rssi: 0, snr: -7.5, frequency_error: 0 },
+      f_doppler: 0.125,
+    });
+    expect(res.body).toContain(`${lisbonText}]`);
+    expect(body.stationNumber).toBe(0);
+    expect(body.template).toBeTruthy();
+    expect(body.name).toBe('Norby');
+  });
+
   it('lists every public call in the OpenAPI document', async () => {
     const doc = (await get('/openapi.json')).json<{ paths: Record<string, unknown> }>();
     for (const path of [

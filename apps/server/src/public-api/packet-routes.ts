@@ -25,8 +25,7 @@ import {
   countPacketsUpTo,
   firstPackets,
   latestPackets,
-  packetReceptions,
-  packetWithTemplate,
+  packetDetail,
   stationPackets,
 } from '../repositories/public/packet-reads';
 import { findStation } from '../repositories/public/station-reads';
@@ -128,13 +127,10 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
         },
       },
       async (req, reply) => {
-        // Both at once: on PostgreSQL they go out on two pooled connections.
-        const [[row], receptions] = await Promise.all([
-          packetWithTemplate(ctx.database, req.params.id),
-          packetReceptions(ctx.database, req.params.id),
-        ]);
-        if (!row) throw notFound(`Unknown packet: ${req.params.id}`);
-        const body: PacketDetail = toPacketDetail(row, receptions, row.template || null);
+        const found = await packetDetail(ctx.database, req.params.id);
+        if (!found) throw notFound(`Unknown packet: ${req.params.id}`);
+        const { packet, receptions } = found;
+        const body: PacketDetail = toPacketDetail(packet, receptions, packet.template || null);
         return sendJson(req, reply, JSON.stringify(body));
       },
     );

@@ -1,6 +1,7 @@
 // Read queries of packets and receptions for the public API. Every list is served by an index:
 // packets(satellite, server_time), receptions(station_id, server_time), packets(server_time).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/connect';
 import type { Database, PacketRow, ReceptionRow } from '../../db/schema';
 import { preparedRead } from './prepared';
 
@@ -107,6 +108,72 @@ export async function receptionsOf(
 
 /** The receptions of one packet, oldest first (prepared: /v1/packet/{id}). */
 export const packetReceptions = preparedRead('public_packet_receptions', receptionsQuery);
+
+// Every column of a reception under the key a row of receptionsOf has: the JSON objects built in
+// PostgreSQL parse straight into ReceptionRow. A Record so a new column cannot be left out.
+const RECEPTION_KEYS: Record<keyof ReceptionRow, true> = {
+  packetId: true,
+  stationId: true,
+  userId: true,
+  serverTime: true,
+  lat: true,
+  lng: true,
+  distance: true,
+  elevation: true,
+  azimuth: true,
+  usecTime: true,
+  doppler: true,
+  fDoppler: true,
+  frequencyOffset: true,
+  crcError: true,
+  rssi: true,
+  snr: true,
+  frequencyError: true,
+};
+
+/**
+ * PostgreSQL only: the packet row of packetWithTemplate plus its receptions as a JSON array, oldest
+ * first like receptionsOf, in one statement. bigint and double precision values come out of JSON
+ * as the same numbers the row path gives (all below 2^53; float8 text is shortest round-trip).
+ */
+export const packetDetailQuery = (db: Kysely<Database>, id: string) =>
+  packetWithTemplateQuery(db, id).select((eb) =>
+    eb
+      .selectFrom('receptions as r')
+      .select(
+        sql<ReceptionRow[]>`coalesce(json_agg(json_build_object(${sql.join(
+          (Object.keys(RECEPTION_KEYS) as (keyof ReceptionRow)[]).map(
+            (key) => sql`${sql.lit(key)}, ${sql.ref(`r.${key}`)}`,
+          ),
+        )}) order by ${sql.ref('r.serverTime')}), '[]'::json)`.as('list'),
+      )
+      .whereRef('r.packetId', '=', 'packets.id')
+      .as('receptions'),
+  );
+
+const packetDetailPostgres = preparedRead('public_packet_detail', packetDetailQuery);
+
+export type PacketWithTemplate = PacketWithName & { template: string | null };
+
+/**
+ * One packet with its template and receptions (/v1/packet/{id}). PostgreSQL: one prepared
+ * statement, so one round trip and one pool checkout. SQLite: the two prepared statements, which
+ * run in process and beat building and parsing a JSON array.
+ */
+export async function packetDetail(
+  database: Db,
+  id: string,
+): Promise<{ packet: PacketWithTemplate; receptions: ReceptionRow[] } | undefined> {
+  if (database.dialect === 'postgres') {
+    const [row] = await packetDetailPostgres(database, id);
+    return row ? { packet: row, receptions: row.receptions ?? [] } : undefined;
+  }
+  const [[packet], receptions] = await Promise.all([
+    packetWithTemplate(database, id),
+    packetReceptions(database, id),
+  ]);
+  return packet ? { packet, receptions } : undefined;
+}
 
 /** Receptions of one station since a time, with the satellite position of each packet. */
 export async function stationFramesSince(db: Kysely<Database>, stationId: string, sinceMs: number) {
