@@ -12,6 +12,7 @@ import {
   findPacket,
   firstPackets,
   latestPackets,
+  packetDetailQuery,
   receptionsOf,
   stationFramesSince,
   stationPackets,
@@ -62,6 +63,12 @@ export async function explainReads(
     ['/v2/packetsIna first 100', () => firstPackets(db, sample.satellite, 100)],
     ['/v1/packet/{id}', () => findPacket(db, sample.packetId)],
     ['/v1/packet/{id} receptions', () => receptionsOf(db, sample.packetId)],
+    // PostgreSQL answers the packet page with one statement (json_agg of its receptions).
+    ...(target.kind === 'postgres'
+      ? ([
+          ['/v1/packet/{id} one statement', () => packetDetailQuery(db, sample.packetId).execute()],
+        ] as [string, () => Promise<unknown>][])
+      : []),
     ['/v1/stations', () => listStationListItems(db)],
     ['/v1/station/{id}', () => findStation(db, sample.stationId)],
     ['/v1/station/{id}/statistics', () => stationFramesSince(db, sample.stationId, monthAgo)],
