@@ -7,10 +7,11 @@ export interface Fact {
 }
 
 /** Label/value pairs as a description list: two columns when there is room, stacked at 360 px. */
-export function FactList({ facts }: { facts: Fact[] }) {
+export function FactList({ facts, label }: { facts: Fact[]; label?: string }) {
   return (
     <Box
       component="dl"
+      aria-label={label}
       sx={{
         display: 'grid',
         gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
