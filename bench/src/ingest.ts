@@ -12,15 +12,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { makeTleLines } from '@tinygs/orbit';
 import { Aedes } from 'aedes';
 import { pino } from 'pino';
 import { loadConfig } from '../../apps/server/src/config';
-import { encryptSecret } from '../../apps/server/src/lib/crypto';
 import { BROKER_TUNING } from '../../apps/server/src/network/broker';
 import { createNetworkPart } from '../../apps/server/src/network/part';
 import { readCounters } from '../../apps/server/src/repositories/counters';
-import { insertUser } from '../../apps/server/src/repositories/users';
 import { createServer } from '../../apps/server/src/server';
 import {
   BENCH_LOAD_ENV,
@@ -28,8 +25,12 @@ import {
   type LoadConfig,
   type LoadMessage,
   type LoadResult,
-  type LoadStation,
 } from './ingest-protocol';
+import {
+  BENCH_SATELLITE as SATELLITE,
+  BENCH_SECRET as SECRET,
+  seedBenchNetwork,
+} from './ingest-seed';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -53,8 +54,6 @@ const RAW_WINDOW = Number(values['raw-window']);
 const RAW_SECONDS = Number(values['raw-seconds']);
 const CAPACITY_SECONDS = Number(values['capacity-seconds']);
 const CAPACITY_WINDOW = Number(values['capacity-window']);
-const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
-const SATELLITE = { name: 'Bench-Sat', norad: 99_990, freq: 436.5 };
 
 interface Observed {
   result: LoadResult;
@@ -147,73 +146,8 @@ async function main(): Promise<void> {
     const network = server.ctx.services.network;
     if (!network) throw new Error('network part not running');
 
-    // One LoRa satellite of our own with an orbit: every frame is decoded and placed on the orbit.
-    const now = new Date();
-    await db
-      .insertInto('satellites')
-      .values({
-        name: SATELLITE.name,
-        displayName: 'Bench Sat',
-        norad: SATELLITE.norad,
-        status: 'Supported',
-        description: '',
-        longDescription: '',
-        launchDate: null,
-        configurations: JSON.stringify([
-          {
-            mode: 'LoRa',
-            freq: SATELLITE.freq,
-            sf: 10,
-            cr: 5,
-            bw: 125,
-            sat: SATELLITE.name,
-            NORAD: SATELLITE.norad,
-          },
-        ]),
-        tle: JSON.stringify(
-          makeTleLines({
-            name: 'BENCH',
-            noradId: SATELLITE.norad,
-            epoch: now,
-            inclinationDeg: 97.5,
-            raanDeg: 10,
-            eccentricity: 0.001,
-            argPerigeeDeg: 0,
-            meanAnomalyDeg: 0,
-            meanMotionRevPerDay: 15.2,
-          }),
-        ),
-        images: '[]',
-        webTemplate: '',
-        decoder: 'tinygs_demo',
-        frames: 0,
-        confirmedPackets: 0,
-        lastPacketTime: null,
-        updatedAt: now.getTime(),
-      })
-      .execute();
+    const stations = await seedBenchNetwork(db, STATIONS, 'Bench');
     await network.catalogue.refresh();
-
-    // 100 owners with 10 stations each, spread over the globe.
-    const stations: LoadStation[] = [];
-    for (let u = 0; u < Math.ceil(STATIONS / 10); u += 1) {
-      const id = String(800_000_000_000 + u);
-      const pass = `bench-pass-${u}`;
-      await insertUser(db, {
-        id,
-        email: null,
-        mqttPasswordEnc: encryptSecret(pass, SECRET),
-        createdAt: Date.now(),
-      });
-      for (let k = 0; k < 10 && stations.length < STATIONS; k += 1) {
-        stations.push({
-          user: id,
-          pass,
-          name: `Bench_${u}_${k}`,
-          location: [-60 + Math.random() * 120, -180 + Math.random() * 360],
-        });
-      }
-    }
     const base = { stations, warmupMs: 5_000, drainMs: 30_000, satellite: SATELLITE };
 
     let rawRun: Observed | null = null;

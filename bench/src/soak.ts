@@ -9,26 +9,25 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { makeTleLines } from '@tinygs/orbit';
 import { pino } from 'pino';
 import { loadConfig } from '../../apps/server/src/config';
-import { encryptSecret } from '../../apps/server/src/lib/crypto';
 import { createNetworkPart } from '../../apps/server/src/network/part';
 import { readCounters } from '../../apps/server/src/repositories/counters';
-import { insertUser } from '../../apps/server/src/repositories/users';
 import { createServer } from '../../apps/server/src/server';
 import {
   BENCH_LOAD_ENV,
   type ControlMessage,
   type LoadConfig,
   type LoadMessage,
-  type LoadStation,
 } from './ingest-protocol';
+import {
+  BENCH_SATELLITE as SATELLITE,
+  BENCH_SECRET as SECRET,
+  seedBenchNetwork,
+} from './ingest-seed';
 import { median, round, sleep, writeResult, type Headline } from './machine';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
-const SATELLITE = { name: 'Bench-Sat', norad: 99_990, freq: 436.5 };
 const SAMPLE_MS = 10_000;
 const WARMUP_MS = 60_000;
 const mb = (bytes: number) => round(bytes / 2 ** 20);
@@ -63,70 +62,8 @@ async function main(): Promise<void> {
     const db = server.ctx.database.db;
     const network = server.ctx.services.network;
     if (!network) throw new Error('network part not running');
-    const now = new Date();
-    await db
-      .insertInto('satellites')
-      .values({
-        name: SATELLITE.name,
-        displayName: 'Bench Sat',
-        norad: SATELLITE.norad,
-        status: 'Supported',
-        description: '',
-        longDescription: '',
-        launchDate: null,
-        configurations: JSON.stringify([
-          {
-            mode: 'LoRa',
-            freq: SATELLITE.freq,
-            sf: 10,
-            cr: 5,
-            bw: 125,
-            sat: SATELLITE.name,
-            NORAD: SATELLITE.norad,
-          },
-        ]),
-        tle: JSON.stringify(
-          makeTleLines({
-            name: 'BENCH',
-            noradId: SATELLITE.norad,
-            epoch: now,
-            inclinationDeg: 97.5,
-            raanDeg: 10,
-            eccentricity: 0.001,
-            argPerigeeDeg: 0,
-            meanAnomalyDeg: 0,
-            meanMotionRevPerDay: 15.2,
-          }),
-        ),
-        images: '[]',
-        webTemplate: '',
-        decoder: 'tinygs_demo',
-        frames: 0,
-        confirmedPackets: 0,
-        lastPacketTime: null,
-        updatedAt: now.getTime(),
-      })
-      .execute();
+    const stations = await seedBenchNetwork(db, STATIONS, 'Soak');
     await network.catalogue.refresh();
-    const stations: LoadStation[] = [];
-    for (let u = 0; stations.length < STATIONS; u += 1) {
-      const id = String(800_000_000_000 + u);
-      const pass = `bench-pass-${u}`;
-      await insertUser(db, {
-        id,
-        email: null,
-        mqttPasswordEnc: encryptSecret(pass, SECRET),
-        createdAt: Date.now(),
-      });
-      for (let k = 0; k < 10 && stations.length < STATIONS; k += 1) {
-        stations.push({
-          user: id,
-          pass,
-          name: `Soak_${u}_${k}`,
-          location: [-60 + Math.random() * 120, -180 + Math.random() * 360],
-        });
-      }
-    }
     global.gc?.();
     const idleRss = process.memoryUsage().rss;
     const config: LoadConfig = {
