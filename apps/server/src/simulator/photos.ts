@@ -19,7 +19,7 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function stationScene(label: string, variant: number): string {
+function stationScene(label: string, variant: number): string {
   const [top, bottom] = SKIES[variant % SKIES.length] ?? SKIES[0];
   const mastX = 420 + (variant % 3) * 180;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720">
