@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole test suite behind `npm test`: lint, typecheck, unit and integration tests
+// The whole test suite behind `npm test`: dependency audit, lint, typecheck, unit and integration tests
 // (vitest, on SQLite and PostgreSQL), then the browser tests. Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -28,7 +28,34 @@ function countVitest(file) {
   failed += report.numFailedTests ?? 0;
 }
 
+// npm's messages when the registry's audit service cannot be asked (offline, a mirror without the
+// advisories endpoint). Anything else, findings above all, fails the step.
+const AUDIT_UNREACHABLE =
+  /audit endpoint returned an error|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network request to .* failed/i;
+
+/** Known vulnerabilities of high or critical severity in the production dependencies fail CI. */
+function audit() {
+  const name = 'audit';
+  if (only && only !== name) return;
+  const args = ['audit', '--omit=dev', '--audit-level=high'];
+  console.log(`\n=== ${name}: npm ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync('npm', args, { encoding: 'utf8' });
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  process.stdout.write(output);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (r.status === 0) {
+    results.push({ name, ok: true, seconds });
+  } else if (AUDIT_UNREACHABLE.test(output) && !/# npm audit report|vulnerabilit(y|ies)/i.test(output)) {
+    console.log(`audit skipped: the registry's audit service could not be reached (${AUDIT_UNREACHABLE.exec(output)?.[0]})`);
+    results.push({ name: `${name} (skipped: audit service unreachable)`, ok: true, seconds });
+  } else {
+    results.push({ name, ok: false, seconds });
+  }
+}
+
 const out = mkdtempSync(join(tmpdir(), 'tinygs-test-'));
+audit();
 run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
 const unitReport = join(out, 'vitest.json');

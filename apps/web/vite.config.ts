@@ -13,6 +13,8 @@ const PROXIED_PATHS = [
   '/v2',
   '/sse',
   '/weblogin',
+  // the bot check's challenge (ALTCHA)
+  '/altcha',
   '/credentials',
   '/images',
   '/pictures',

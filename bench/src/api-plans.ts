@@ -18,6 +18,7 @@ import {
   stationPackets,
 } from '../../apps/server/src/repositories/public/packet-reads';
 import { findStation } from '../../apps/server/src/repositories/public/station-reads';
+import { STATION_STATS_MAX_FRAMES } from '../../apps/server/src/public-api/station-routes';
 import { listStationListItems } from '../../apps/server/src/repositories/stations';
 import type { SeedTarget } from './api-seed';
 
@@ -71,7 +72,7 @@ export async function explainReads(
       : []),
     ['/v1/stations', () => listStationListItems(db)],
     ['/v1/station/{id}', () => findStation(db, sample.stationId)],
-    ['/v1/station/{id}/statistics', () => stationFramesSince(db, sample.stationId, monthAgo)],
+    ['/v1/station/{id}/statistics', () => stationFramesSince(db, sample.stationId, monthAgo, STATION_STATS_MAX_FRAMES)],
     [
       '/v1/export/packets?satellite=',
       () =>

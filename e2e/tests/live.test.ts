@@ -48,6 +48,41 @@ describe('live map and login', () => {
     }
   });
 
+  it('draws the satellites as the satellite icon, not as dots', async () => {
+    const page = await browser.newPage({ width: 1366, height: 900 });
+    try {
+      await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+      const canvas = page.locator('.leaflet-satellites-pane canvas');
+      await canvas.waitFor({ state: 'attached', timeout: 30_000 });
+      // The icon is white-filled with a dark outline (light variant); the old dots were amber.
+      const colours = async () =>
+        (await canvas.evaluate((node) => {
+          const c = node as unknown as {
+            width: number;
+            height: number;
+            getContext(kind: '2d'): {
+              getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+            } | null;
+          };
+          const data = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data;
+          let white = 0;
+          let amber = 0;
+          for (let i = 0; data && i < data.length; i += 4) {
+            const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+            if (a === 255 && r === 255 && g === 255 && b === 255) white += 1;
+            if (a === 255 && r === 0xff && g === 0xd5 && b === 0x4f) amber += 1;
+          }
+          return { white, amber };
+        })) as { white: number; amber: number };
+      await expect
+        .poll(async () => (await colours()).white, { timeout: 30_000 })
+        .toBeGreaterThan(100);
+      expect((await colours()).amber).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('logs in with the link from the CLI and lands on the user console', async () => {
     const link = demoLoginLink(dataDir, baseUrl);
     const userId = link.searchParams.get('userId');

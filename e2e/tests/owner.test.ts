@@ -1,11 +1,18 @@
 // The station owner's flows in a real browser against the real server, with a client that plays
 // the station firmware (e2e/src/firmware.ts): the user console dialogs, creating a station by
 // one-time code, editing it with a picture, operating it (the station receives `begine`), TX and
-// the test frame, and deleting it once it is offline.
+// the test frame, deleting it once it is offline, and changing the account's MQTT password.
+import { STORAGE_KEYS } from '@tinygs/contracts';
+import mqtt from 'mqtt';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectErrors, openBrowser, type Browser } from '../src/browser';
-import { collectCredentials, connectFirmware, type FirmwareStation } from '../src/firmware';
+import {
+  collectCredentials,
+  connectFirmware,
+  welcome,
+  type FirmwareStation,
+} from '../src/firmware';
 import {
   getJson,
   PICTURE_PNG,
@@ -170,6 +177,73 @@ describe('station owner in the browser', () => {
     },
   );
 
+  it("offers Ground Control at the local IP on the owner's cards in the console and the list", async () => {
+    // The firmware reported its local IP in tele/welcome (e2e/src/firmware.ts).
+    const ip = String(welcome([0, 0]).ip);
+    await page.goto(`${baseUrl}/user/${session.userId}`, { waitUntil: 'load' });
+    const card = page.getByTestId('station-card').filter({ hasText: stationId });
+    const onConsole = await visible(
+      page,
+      card.getByRole('link', { name: 'Ground Control' }),
+      'Ground Control on the User Console card',
+    );
+    expect(await onConsole.getAttribute('href')).toBe(`http://${ip}`);
+
+    await page.goto(`${baseUrl}/stations?view=list`, { waitUntil: 'load' });
+    await (await visible(page, page.getByLabel('Search'), 'the stations search')).fill(stationId);
+    const listed = page.getByTestId('station-card').filter({ hasText: stationId });
+    const list = await visible(
+      page,
+      listed.getByRole('link', { name: 'Ground Control' }),
+      'Ground Control on the Stations list card',
+    );
+    expect(await list.getAttribute('href')).toBe(`http://${ip}`);
+  });
+
+  it('changes the MQTT password: the broker refuses the old one, the station with its own stays', async () => {
+    await page.goto(`${baseUrl}/user/${session.userId}`, { waitUntil: 'load' });
+    const old = cli<{ user: string; pass: string }>(dataDir, baseUrl, [
+      'user',
+      'mqtt',
+      '--email',
+      EMAIL,
+    ]);
+    const login = (password: string) =>
+      mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+        username: old.user,
+        password,
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+        connectTimeout: 5_000,
+      });
+    const legacy = await login(old.pass);
+    const gone = new Promise<void>((resolve) => legacy.once('close', () => resolve()));
+    await (
+      await visible(page, page.getByRole('button', { name: 'CREDENTIALS' }), 'CREDENTIALS')
+    ).click();
+    const credDialog = page.getByRole('dialog');
+    await visible(page, credDialog.getByText(old.pass, { exact: true }), 'the MQTT password');
+    await credDialog.getByRole('button', { name: 'Change password' }).click();
+    const ask = await visible(page, credDialog.getByRole('alert'), 'the warning');
+    await ask.getByRole('button', { name: 'Change password' }).click();
+    await visible(page, credDialog.getByText('Password changed.'), 'the confirmation');
+
+    const fresh = cli<{ user: string; pass: string }>(dataDir, baseUrl, [
+      'user',
+      'mqtt',
+      '--email',
+      EMAIL,
+    ]);
+    expect(fresh.pass).not.toBe(old.pass);
+    await visible(page, credDialog.getByText(fresh.pass, { exact: true }), 'the new password');
+    await gone;
+    await expect(login(old.pass)).rejects.toThrow();
+    (await login(fresh.pass)).end(true);
+    expect(station?.client.connected).toBe(true);
+    await credDialog.getByRole('button', { name: 'Close' }).click();
+    await credDialog.waitFor({ state: 'hidden' });
+  });
+
   it('edits the description and uploads a picture', async () => {
     await openStation();
     await (
@@ -234,6 +308,56 @@ describe('station owner in the browser', () => {
     await visible(page, dialog.getByRole('button', { name: 'Config saved' }), 'Config saved');
     const stored = await waitForStation(baseUrl, session, stationId, (s) => s.autoTune === 0);
     expect(JSON.parse(stored.modem_conf ?? '{}')).toMatchObject({ freq: modem.freq });
+  });
+
+  it('picks a Supported satellite: its defaults fill the form and reach the station as begine', async () => {
+    if (!station) throw new Error('no station');
+    const supported = page.waitForResponse(
+      (res) => res.url().endsWith('/v1/satellites/?status=Supported') && res.ok(),
+    );
+    await openStation();
+    await (await visible(page, page.getByRole('button', { name: /^Operate$/ }), 'Operate')).click();
+    const dialog = page.getByRole('dialog');
+    const list = (await (await supported).json()) as {
+      name: string;
+      status: string;
+      configurations: { mode: string; freq: number; sf?: number; NORAD?: number }[];
+    }[];
+    const fossa = list.find((s) => s.name === 'FossaSat-2E11');
+    const first = fossa?.configurations[0];
+    if (!first) throw new Error('FossaSat-2E11 is not in /v1/satellites/?status=Supported');
+    expect(list.every((s) => s.status === 'Supported')).toBe(true);
+
+    const autoTune = dialog.getByRole('combobox', { name: /Auto tune/i });
+    if (!(await autoTune.textContent())?.includes('Disabled')) {
+      await autoTune.click();
+      await page.getByRole('option', { name: /Disabled/ }).click();
+    }
+    const picker = dialog.getByRole('combobox', { name: 'Satellite' });
+    await picker.fill('Fossa');
+    await page.getByRole('option', { name: /FossaSat-2E11/ }).click();
+    // The first configuration's values, each still editable.
+    const freq = dialog.getByLabel(/Frequency/);
+    expect(Number(await freq.inputValue())).toBe(first.freq);
+    expect(Number(await dialog.getByLabel('Spreading factor').inputValue())).toBe(first.sf);
+    expect(Number(await dialog.getByLabel('NORAD').inputValue())).toBe(first.NORAD);
+    expect(await freq.isEditable()).toBe(true);
+    const stored = (await page.evaluate(
+      `localStorage.getItem(${JSON.stringify(STORAGE_KEYS.satelliteSelection)})`,
+    )) as string | null;
+    expect(stored).toBe('FossaSat-2E11');
+
+    const since = station.commands.length;
+    await dialog.getByRole('button', { name: 'Save config' }).click();
+    const begine = await station.waitForCommand('begine', since);
+    expect(JSON.parse(begine.payload.toString('utf8'))).toMatchObject({
+      mode: first.mode,
+      sat: 'FossaSat-2E11',
+      NORAD: first.NORAD,
+      freq: first.freq,
+      sf: first.sf,
+    });
+    await visible(page, dialog.getByRole('button', { name: 'Config saved' }), 'Config saved');
   });
 
   it('transmits a text and a test frame', async () => {

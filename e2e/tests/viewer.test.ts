@@ -55,17 +55,11 @@ async function apiPosition(name: string): Promise<ApiPosition> {
 }
 
 /**
- * A satellite in low Earth orbit with a TLE. Preferred: one whose element-set title differs from
- * its catalogue name (Norbi / NORBY), the case the web app's embedded viewer depends on.
+ * A satellite in low Earth orbit with a TLE. Preferred: one whose element-set title (the first
+ * line of its catalogue TLE) differs from its catalogue name (Norbi / NORBY), the case the web
+ * app's embedded viewer depends on.
  */
 async function pickSatellite(): Promise<WorldmapSatellite & { lat: number; lng: number }> {
-  const tles = await (await fetch(`${baseUrl}/v1/tles.txt`)).text();
-  const titles = new Set(
-    tles
-      .split('\n')
-      .filter((_l, i) => i % 3 === 0)
-      .map((l) => l.trim().replace(/^0 /, '').toLowerCase()),
-  );
   const leo = (await worldmap()).filter(
     (s): s is WorldmapSatellite & { lat: number; lng: number } =>
       !s.tleMissing &&
@@ -74,7 +68,13 @@ async function pickSatellite(): Promise<WorldmapSatellite & { lat: number; lng: 
       (s.alt ?? 0) > 150 &&
       (s.alt ?? 0) < 2000,
   );
-  const chosen = leo.find((s) => !titles.has(s.name.toLowerCase())) ?? leo[0];
+  for (const s of leo) {
+    const res = await fetch(`${baseUrl}/v1/satellite/${encodeURIComponent(s.name)}`);
+    const { tle } = (await res.json()) as { tle?: string[] | null };
+    const title = tle?.[0]?.trim().replace(/^0 /, '').toLowerCase();
+    if (title && title !== s.name.toLowerCase()) return s;
+  }
+  const chosen = leo[0];
   if (!chosen) throw new Error('/v1/satellitesWorldmap lists no satellite in low Earth orbit');
   return chosen;
 }

@@ -2,6 +2,8 @@
 // in docs/OPERATIONS.md; a bad value stops start-up with a message naming the variable.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -29,10 +31,27 @@ const EnvSchema = z.object({
   MQTT_TLS_KEY: z.string().optional(),
   /** Public address of the broker as stations should dial it (sent with new-station credentials). */
   MQTT_PUBLIC_HOST: z.string().optional(),
+  MQTT_MAX_STATIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(25),
+  MQTT_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  MQTT_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  MQTT_RX_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(10),
+  /** an external Mosquitto 2 (dynamic-security plugin) instead of the embedded broker */
+  MQTT_BROKER_URL: z
+    .url()
+    .regex(/^mqtts?:\/\/[^:@/]+:[^@/]+@/, 'must look like mqtt://ADMIN:PASSWORD@HOST:PORT')
+    .optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only')
+    .default('tinygs'),
   PUBLIC_URL: z.url().optional(),
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PRODUCT_NAME: z.string().min(1).default('TinyGS'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().default('TinyGS <noreply@localhost>'),
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   SIMULATED_STATIONS: z.coerce.number().int().min(0).max(100_000).default(200),
@@ -40,22 +59,85 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   WEB_DIST: z.string().optional(),
+  /** bearer token Prometheus sends to GET /metrics; unset: loopback scrapes only */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  /** names this instance in metrics and logs; default host:port:pid */
+  INSTANCE_ID: z.string().min(1).max(100).optional(),
   VIEWER_DIST: z.string().optional(),
+  /** proxies in front of the server: a hop count, or addresses/CIDRs separated by commas */
+  TRUST_PROXY: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a hop count (e.g. 1) or proxy addresses/CIDRs separated by commas',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** PostgreSQL: statements running longer are cancelled (0 = no limit) */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  SSE_MAX_CLIENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SSE_MAX_CLIENTS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
 });
+
+/**
+ * TRUST_PROXY as fastify's trustProxy takes it: false when unset (clients connect directly), a
+ * hop count, or a list of proxy addresses and CIDR ranges. Null when it is neither.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] | null {
+  if (value === undefined || value.trim() === '') return false;
+  const text = value.trim();
+  if (/^\d{1,3}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim());
+  const valid = entries.every((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    if (rest.length > 0) return false;
+    const family = isIP(address);
+    if (family === 0) return false;
+    if (bits === undefined) return true;
+    if (!/^\d{1,3}$/.test(bits)) return false;
+    return Number(bits) <= (family === 4 ? 32 : 128);
+  });
+  return valid ? entries : null;
+}
 
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  database:
+    | { kind: 'sqlite'; file: string }
+    /** statementTimeoutMs: statements running longer are cancelled (0 = no limit) */
+    | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
   mqtt: {
     /** null: not set explicitly; 1883 is tried and a free port used when it is taken. */
     port: number | null;
     host: string;
     publicHost: string;
     tls: { port: number; cert: string; key: string } | null;
+    /** null: the embedded broker; otherwise the external Mosquitto this instance uses */
+    external: ExternalBrokerConfig | null;
+  };
+  /** what one user or address may take of the broker (docs/SECURITY.md) */
+  mqttLimits: {
+    stationsPerUser: number;
+    connectionsPerUser: number;
+    connectionsPerAddress: number;
+    connections: number;
+    /** sustained `tele/rx` per connection; bursts of ten seconds' worth pass */
+    rxPerSecond: number;
   };
   publicUrl: string;
+  /** fastify's trustProxy: false = clients connect directly */
+  trustProxy: false | number | string[];
+  /** live event stream connections */
+  sseLimits: { total: number; perAddress: number };
   serverSecret: string;
   productName: string;
   smtpUrl: string | null;
@@ -66,7 +148,38 @@ export interface Config {
   logLevel: string;
   logFormat: 'json' | 'pretty';
   webDist: string;
+  metricsToken: string | null;
+  instanceId: string;
   viewerDist: string;
+}
+
+export interface ExternalBrokerConfig {
+  /** mqtt://HOST:PORT (or mqtts://) without credentials */
+  url: string;
+  host: string;
+  port: number;
+  /** the dynamic-security admin the server manages station credentials as */
+  adminUsername: string;
+  adminPassword: string;
+  /** shared-subscription group the instances share ingest in */
+  shareGroup: string;
+  /** this instance's MQTT client id: stable across restarts, so its persistent session is kept */
+  clientId: string;
+}
+
+function externalBroker(url: string, shareGroup: string, clientId: string): ExternalBrokerConfig {
+  const u = new URL(url);
+  const tls = u.protocol === 'mqtts:';
+  const port = u.port ? Number(u.port) : tls ? 8883 : 1883;
+  return {
+    url: `${u.protocol}//${u.host}`,
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    adminUsername: decodeURIComponent(u.username),
+    adminPassword: decodeURIComponent(u.password),
+    shareGroup,
+    clientId: `tinygs-${clientId}`.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 64),
+  };
 }
 
 export class ConfigError extends Error {}
@@ -90,11 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(e.DATA_DIR ?? join(REPO_ROOT, 'data'));
   mkdirSync(dataDir, { recursive: true });
   if ((e.MQTT_TLS_CERT === undefined) !== (e.MQTT_TLS_KEY === undefined)) {
-    throw new ConfigError('Invalid configuration:\n  MQTT_TLS_CERT and MQTT_TLS_KEY must be set together');
+    throw new ConfigError(
+      'Invalid configuration:\n  MQTT_TLS_CERT and MQTT_TLS_KEY must be set together',
+    );
   }
   const database: Config['database'] =
     e.DATABASE_URL && !e.DATABASE_URL.startsWith('sqlite:')
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        }
       : {
           kind: 'sqlite',
           file: e.DATABASE_URL
@@ -114,8 +233,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.MQTT_TLS_CERT && e.MQTT_TLS_KEY
           ? { port: e.MQTT_TLS_PORT, cert: e.MQTT_TLS_CERT, key: e.MQTT_TLS_KEY }
           : null,
+      external: e.MQTT_BROKER_URL
+        ? externalBroker(
+            e.MQTT_BROKER_URL,
+            e.MQTT_SHARE_GROUP,
+            // Without INSTANCE_ID the pid is left out: a restarted instance resumes its session.
+            e.INSTANCE_ID ?? `${hostname()}:${e.PORT}`,
+          )
+        : null,
+    },
+    mqttLimits: {
+      stationsPerUser: e.MQTT_MAX_STATIONS_PER_USER,
+      connectionsPerUser: e.MQTT_MAX_CONNECTIONS_PER_USER,
+      connectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+      connections: e.MQTT_MAX_CONNECTIONS,
+      rxPerSecond: e.MQTT_RX_PER_SECOND,
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    sseLimits: { total: e.SSE_MAX_CLIENTS, perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS },
     serverSecret: e.SERVER_SECRET ?? loadOrCreateSecret(dataDir),
     productName: e.PRODUCT_NAME,
     smtpUrl: e.SMTP_URL ?? null,
@@ -125,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnEmpty: e.SEED_ON_EMPTY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+    metricsToken: e.METRICS_TOKEN ?? null,
+    instanceId: e.INSTANCE_ID ?? `${hostname()}:${e.PORT}:${process.pid}`,
     webDist: resolve(e.WEB_DIST ?? join(REPO_ROOT, 'apps/web/dist')),
     viewerDist: resolve(e.VIEWER_DIST ?? join(REPO_ROOT, 'apps/viewer/dist')),
   };

@@ -5,12 +5,15 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import type { EventBus } from './events';
+import type { InstanceMetrics } from './ops/metrics';
 
 export interface AppContext {
   config: Config;
   database: Db;
   log: Logger;
   events: EventBus;
+  /** this instance's Prometheus registry (GET /metrics) */
+  instanceMetrics: InstanceMetrics;
   /** Filled by the parts that provide them; see main.ts. */
   services: Partial<Services>;
 }

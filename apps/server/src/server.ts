@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate';
 import { EventBus } from './events';
 import { buildApp, type App } from './http/app';
 import { createLogger } from './logger';
+import { createInstanceMetrics } from './ops/metrics';
 import { parts as defaultParts, type Part, type RunningPart } from './parts';
 import { isCatalogueEmpty, seedCatalogue } from './seed/catalogue';
 
@@ -32,7 +33,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const n = await seedCatalogue(database);
     log.info({ satellites: n }, 'catalogue seeded');
   }
-  const ctx: AppContext = { config, database, log, events: new EventBus(), services: {} };
+  const services: AppContext['services'] = {};
+  const instanceMetrics = createInstanceMetrics(
+    {
+      network: () => services.network?.metrics,
+      queueDepth: () => services.network?.queueDepth() ?? 0,
+    },
+    config.instanceId,
+  );
+  const ctx: AppContext = { config, database, log, events: new EventBus(), instanceMetrics, services };
   const running: { name: string; part: RunningPart }[] = [];
   const stopAll = async () => {
     for (const { name, part } of running.reverse()) {

@@ -14,6 +14,7 @@ const ROUTES: [string, string][] = [
   ['put', '/v1/user/{userId}'],
   ['get', '/v1/user/validate'],
   ['get', '/v1/mqttcred'],
+  ['post', '/v1/mqttcred/rotate'],
   ['post', '/v1/otp'],
   ['get', '/v1/station_created'],
   ['get', '/credentials'],

@@ -80,7 +80,8 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     expect(creds).toEqual({
       mqtt: {
         user: owner.id,
-        pass: owner.password,
+        // the station's own password (bound to it), never the account-wide one
+        pass: expect.stringMatching(/^[\w-]{24}$/),
         server: server.ctx.config.mqtt.publicHost,
         port: String(port),
       },
@@ -92,6 +93,7 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
         tz: TZ,
       },
     });
+    expect(creds.mqtt.pass).not.toBe(owner.password);
     expect((await poll(String(otp))).status).toBe(404);
     expect(await status(owner)).toEqual({ status: 'pending', text: CREATION_TEXTS.delivered });
     const wiped = await server.ctx.database.db

@@ -25,13 +25,14 @@ export async function connectAs(
   server: TestServer,
   credentials: { username?: string; password?: string },
   will?: { userId: string; station: string },
+  clientId = `test${Math.random().toString(16).slice(2, 14)}`,
 ): Promise<MqttClient> {
   return mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort(server)}`, {
     ...credentials,
     protocolVersion: 4,
     reconnectPeriod: 0,
     connectTimeout: 5_000,
-    clientId: `test${Math.random().toString(16).slice(2, 14)}`,
+    clientId,
     ...(will
       ? {
           will: {
@@ -166,12 +167,13 @@ export interface SseEvent {
 /** Opens GET /sse/events and collects the named events it receives. */
 export async function openEventStream(
   url: string,
+  headers: Record<string, string> = {},
 ): Promise<{ events: SseEvent[]; response: IncomingMessage; close(): void }> {
   const events: SseEvent[] = [];
   return new Promise((resolve, reject) => {
     const req = request(
       `${url}/sse/events`,
-      { headers: { accept: 'text/event-stream' } },
+      { headers: { accept: 'text/event-stream', ...headers } },
       (response) => {
         let buffer = '';
         response.setEncoding('utf8');

@@ -13,7 +13,7 @@ import {
   StationStatisticsResponseSchema,
   WorldmapResponseSchema,
 } from '@tinygs/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { buildStation } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
@@ -98,6 +98,15 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
     ).toBeGreaterThan(0);
   });
 
+  it('lists the retired balloons on their own: ?status=BInactive, not /v1/satellites', async () => {
+    const active = SatellitesResponseSchema.parse((await get('/v1/satellites')).json());
+    expect(active.some((s) => s.status === 'BInactive')).toBe(false);
+    const retired = SatellitesResponseSchema.parse(
+      (await get('/v1/satellites?status=BInactive')).json(),
+    );
+    expect(retired.map((s) => s.name).sort()).toEqual(['Thistledown-4', 'Zephyrine-2']);
+  });
+
   it('answers catalogue requests with an ETag and 304 when unchanged', async () => {
     const first = await get('/v1/tles.txt');
     expect(first.headers['content-type']).toContain('text/plain');
@@ -175,6 +184,27 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
       (await get(`/v1/station/${stationId}/statistics`)).json(),
     );
     expect(stats.reduce((n, d) => n + d.frames.length, 0)).toBe(120);
+    // Kept for a minute: a frame heard now shows after that, not on every request's recount.
+    await insertPackets(server.ctx.database.db, [
+      {
+        id: hexId(900_001),
+        satellite: 'Norbi',
+        serverTime: Date.now(),
+        stations: [{ id: stationId, userId: owner.id }],
+      },
+    ]);
+    const frames = async () =>
+      StationStatisticsResponseSchema.parse(
+        (await get(`/v1/station/${stationId}/statistics`)).json(),
+      ).reduce((n, d) => n + d.frames.length, 0);
+    expect(await frames()).toBe(120);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await frames()).toBe(121);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('pages a station’s packets for its owner only', async () => {
@@ -191,6 +221,88 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
     expect(next).toHaveLength(50);
     expect(next.every((p) => p.serverTime < before)).toBe(true);
     expect((await get(`/v1/packets?station=${stationId}&before=yesterday`)).statusCode).toBe(400);
+  });
+
+  it('pages /v2/packets?station= back through the whole history with before and limit', async () => {
+    const page = async (query: string) =>
+      PacketsV2ResponseSchema.parse((await get(`/v2/packets?station=${stationId}${query}`)).json())
+        .packets;
+    expect(await page('&limit=500')).toHaveLength(120);
+    const seen: string[] = [];
+    let before = '';
+    for (let i = 0; i < 10; i += 1) {
+      const packets = await page(`&limit=50${before}`);
+      if (packets.length === 0) break;
+      seen.push(...packets.map((p) => p.id));
+      before = `&before=${packets.at(-1)?.serverTime}`;
+    }
+    expect(seen).toHaveLength(120);
+    expect(new Set(seen).size).toBe(120);
+    for (const bad of ['limit=501', 'limit=0', 'limit=2.5', 'limit=many', 'before=-1'])
+      expect((await get(`/v2/packets?station=${stationId}&${bad}`)).statusCode, bad).toBe(400);
+    // Paging needs a station; the latest-packets documents keep their live shape.
+    expect((await get('/v2/packets?satellite=Norbi&limit=10')).statusCode).toBe(400);
+    expect((await get('/v2/packets?before=1')).statusCode).toBe(400);
+  });
+
+  it('pages a station whose receptions of merged packets came after later packets, without a gap', async () => {
+    const db = server.ctx.database.db;
+    const late = await buildStation(db, { name: 'Late_Joiner', userId: other.id });
+    const t0 = now - 3_600_000;
+    const heard = (id: number, at: number, lateMs = 0) => ({
+      id: hexId(id),
+      satellite: 'Norbi',
+      serverTime: at,
+      stations: [{ id: late, userId: other.id, lateMs }],
+    });
+    // Packet 801 was first heard by another station; this one's copy arrived 30 s later, after
+    // it had already heard 802 and 803 on its own.
+    await insertPackets(db, [
+      heard(800, t0 - 5_000),
+      heard(801, t0, 30_000),
+      heard(802, t0 + 10_000),
+      heard(803, t0 + 20_000),
+    ]);
+    const newestFirst = [803, 802, 801, 800].map(hexId);
+    for (const limit of [1, 2, 3]) {
+      const ids: string[] = [];
+      let before = '';
+      for (let i = 0; i < 10; i += 1) {
+        const packets = PacketsV2ResponseSchema.parse(
+          (await get(`/v2/packets?station=${late}&limit=${limit}${before}`)).json(),
+        ).packets;
+        if (packets.length === 0) break;
+        ids.push(...packets.map((p) => p.id));
+        before = `&before=${packets.at(-1)?.serverTime}`;
+      }
+      expect(ids, `limit ${limit}`).toEqual(newestFirst);
+    }
+    // 40 late copies arrive after the station's own newest packet: its page reads on past them.
+    const busy = await buildStation(db, { name: 'Busy_Merger', userId: other.id });
+    const t1 = now - 1_800_000;
+    await insertPackets(db, [
+      ...Array.from({ length: 40 }, (_, i) => ({
+        id: hexId(1000 + i),
+        satellite: 'Norbi',
+        serverTime: t1 - 40_000 + i * 100,
+        stations: [{ id: busy, userId: other.id, lateMs: 45_000 }],
+      })),
+      {
+        id: hexId(1100),
+        satellite: 'Norbi',
+        serverTime: t1,
+        stations: [{ id: busy, userId: other.id }],
+      },
+    ]);
+    const newest = PacketsV2ResponseSchema.parse(
+      (await get(`/v2/packets?station=${busy}&limit=2`)).json(),
+    ).packets;
+    expect(newest.map((p) => p.id)).toEqual([hexId(1100), hexId(1039)]);
+    // The web app's own pages join up the same way.
+    const first = StationPacketsResponseSchema.parse(
+      (await get(`/v1/packets?station=${late}`)).json(),
+    );
+    expect(first.map((p) => p.id)).toEqual(newestFirst);
   });
 
   it('searches satellites by name and NORAD id, and stations by name', async () => {
@@ -296,6 +408,7 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
       '/v1/satellite/{name}',
       '/v1/satellitesWorldmap',
       '/v1/tles.txt',
+      '/v1/tinygs_supported.txt',
       '/v2/packets',
       '/v2/packetsIna',
       '/v1/packet/{id}',

@@ -7,7 +7,8 @@ export interface PacketSpec {
   id: string;
   satellite: string;
   serverTime: number;
-  stations?: { id: string; userId: string }[];
+  /** `lateMs`: the station's reception was stored that long after the packet (a merge) */
+  stations?: { id: string; userId: string; lateMs?: number }[];
   crcError?: boolean;
   parsed?: unknown;
 }
@@ -48,7 +49,7 @@ export async function insertPackets(db: Kysely<Database>, specs: PacketSpec[]): 
       packetId: s.id,
       stationId: st.id,
       userId: st.userId,
-      serverTime: s.serverTime,
+      serverTime: s.serverTime + (st.lateMs ?? 0),
       lat: 40,
       lng: -3,
       distance: 1200,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parts } from '../src/parts';
 import { readCounters } from '../src/repositories/counters';
 import { buildUser, type BuiltUser } from './factories';
-import { startTestServer, type TestServer } from './harness';
+import { DIALECTS, startTestServer, type TestServer } from './harness';
 import {
   connectStation,
   NORBI_FRAME,
@@ -98,117 +98,120 @@ async function publishBounded(client: MqttClient, topic: string, body: string | 
   return outcome;
 }
 
-describe('MQTT robustness: random station payloads on every station topic', () => {
-  let server: TestServer;
-  let user: BuiltUser;
-  let client: MqttClient;
-  const db = () => server.ctx.database.db;
+describe.each(DIALECTS)(
+  'MQTT robustness on %s: random station payloads on every station topic',
+  (dialect) => {
+    let server: TestServer;
+    let user: BuiltUser;
+    let client: MqttClient;
+    const db = () => server.ctx.database.db;
 
-  beforeAll(async () => {
-    const network = parts.find((p) => p.name === 'network');
-    if (!network) throw new Error('network part missing from src/parts.ts');
-    server = await startTestServer('sqlite', { parts: [network] });
-    user = await buildUser(db());
-    client = await connectStation(server, user, STATION);
-  });
-  afterAll(async () => {
-    client?.end(true);
-    await server?.stop();
-  });
+    beforeAll(async () => {
+      const network = parts.find((p) => p.name === 'network');
+      if (!network) throw new Error('network part missing from src/parts.ts');
+      server = await startTestServer(dialect, { parts: [network] });
+      user = await buildUser(db());
+      client = await connectStation(server, user, STATION);
+    });
+    afterAll(async () => {
+      client?.end(true);
+      await server?.stop();
+    });
 
-  it(
-    'survives junk on every topic with counters matching stored rows',
-    { timeout: 55_000 },
-    async () => {
-      let valid = 0;
-      let reconnects = 0;
-      await fc.assert(
-        fc.asyncProperty(
-          topicName,
-          payload,
-          fc.option(fc.constantFrom(NORBI_FRAME, NORBI_FRAME_2), { freq: 3, nil: undefined }),
-          fc.boolean(),
-          async (topic, body, frame, crcError) => {
-            // The broker closes a station that floods invalid messages; a real station reconnects.
-            if (!client.connected) {
-              reconnects += 1;
-              client.end(true);
-              client = await connectStation(server, user, STATION);
-            }
-            const [kind, name] = topic.split('/') as ['tele' | 'stat', string];
-            const bytes = Buffer.byteLength(body);
-            if (bytes <= MAX_PAYLOAD) {
-              await publishBounded(client, stationTopic(user.id, STATION, kind, name), body);
-            }
-            // Interleave valid receptions, some with CRC errors, so counters have something to count.
-            if (frame && client.connected) {
-              valid += 1;
-              await publishBounded(
-                client,
-                stationTopic(user.id, STATION, 'tele', 'rx'),
-                JSON.stringify(
-                  rxPayload({
-                    data: frame,
-                    crc_error: crcError,
-                    usec_time: Date.now() * 1000 + valid,
-                  }),
-                ),
-              );
-            }
-          },
-        ),
-        { numRuns: 300, interruptAfterTimeLimit: 25_000 },
-      );
-      expect(valid).toBeGreaterThan(0);
+    it(
+      'survives junk on every topic with counters matching stored rows',
+      { timeout: 55_000 },
+      async () => {
+        let valid = 0;
+        let reconnects = 0;
+        await fc.assert(
+          fc.asyncProperty(
+            topicName,
+            payload,
+            fc.option(fc.constantFrom(NORBI_FRAME, NORBI_FRAME_2), { freq: 3, nil: undefined }),
+            fc.boolean(),
+            async (topic, body, frame, crcError) => {
+              // The broker closes a station that floods invalid messages; a real station reconnects.
+              if (!client.connected) {
+                reconnects += 1;
+                client.end(true);
+                client = await connectStation(server, user, STATION);
+              }
+              const [kind, name] = topic.split('/') as ['tele' | 'stat', string];
+              const bytes = Buffer.byteLength(body);
+              if (bytes <= MAX_PAYLOAD) {
+                await publishBounded(client, stationTopic(user.id, STATION, kind, name), body);
+              }
+              // Interleave valid receptions, some with CRC errors, so counters have something to count.
+              if (frame && client.connected) {
+                valid += 1;
+                await publishBounded(
+                  client,
+                  stationTopic(user.id, STATION, 'tele', 'rx'),
+                  JSON.stringify(
+                    rxPayload({
+                      data: frame,
+                      crc_error: crcError,
+                      usec_time: Date.now() * 1000 + valid,
+                    }),
+                  ),
+                );
+              }
+            },
+          ),
+          { numRuns: 300, interruptAfterTimeLimit: 25_000 },
+        );
+        expect(valid).toBeGreaterThan(0);
 
-      const network = server.ctx.services.network;
-      await network?.flush();
-      await waitFor(async () => {
+        const network = server.ctx.services.network;
         await network?.flush();
+        await waitFor(async () => {
+          await network?.flush();
+          const counters = await readCounters(db());
+          const rows = await db()
+            .selectFrom('packets')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('crcError', '=', 0)
+            .executeTakeFirstOrThrow();
+          return counters.packets === Number(rows.n) && Number(rows.n) > 0;
+        }, 10_000);
+
         const counters = await readCounters(db());
-        const rows = await db()
-          .selectFrom('packets')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('crcError', '=', 0)
-          .executeTakeFirstOrThrow();
-        return counters.packets === Number(rows.n) && Number(rows.n) > 0;
-      }, 10_000);
-
-      const counters = await readCounters(db());
-      const receptions = await db()
-        .selectFrom('receptions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      const crc = await db()
-        .selectFrom('receptions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('crcError', '=', 1)
-        .executeTakeFirstOrThrow();
-      expect(counters.receptions).toBe(Number(receptions.n));
-      expect(counters.crcErrors).toBe(Number(crc.n));
-      expect(counters.droppedMessages).toBeGreaterThan(0);
-
-      const health = await server.app.inject({ method: 'GET', url: '/healthz' });
-      expect(health.statusCode).toBe(200);
-      // The broker still serves: a fresh station connects and its valid reception is stored.
-      const before = Number(receptions.n);
-      const freshUser = await buildUser(db());
-      const fresh = await connectStation(server, freshUser, 'After_Fuzz_GS');
-      await fresh.publishAsync(
-        stationTopic(freshUser.id, 'After_Fuzz_GS', 'tele', 'rx'),
-        JSON.stringify(rxPayload({ usec_time: Date.now() * 1000 + 1e6 })),
-        { qos: 1 },
-      );
-      await waitFor(async () => {
-        await network?.flush();
-        const r = await db()
+        const receptions = await db()
           .selectFrom('receptions')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow();
-        return Number(r.n) > before;
-      }, 10_000);
-      await fresh.endAsync();
-      console.info(`robustness-mqtt: ${valid} valid receptions, ${reconnects} reconnects`);
-    },
-  );
-});
+        const crc = await db()
+          .selectFrom('receptions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('crcError', '=', 1)
+          .executeTakeFirstOrThrow();
+        expect(counters.receptions).toBe(Number(receptions.n));
+        expect(counters.crcErrors).toBe(Number(crc.n));
+        expect(counters.droppedMessages).toBeGreaterThan(0);
+
+        const health = await server.app.inject({ method: 'GET', url: '/healthz' });
+        expect(health.statusCode).toBe(200);
+        // The broker still serves: a fresh station connects and its valid reception is stored.
+        const before = Number(receptions.n);
+        const freshUser = await buildUser(db());
+        const fresh = await connectStation(server, freshUser, 'After_Fuzz_GS');
+        await fresh.publishAsync(
+          stationTopic(freshUser.id, 'After_Fuzz_GS', 'tele', 'rx'),
+          JSON.stringify(rxPayload({ usec_time: Date.now() * 1000 + 1e6 })),
+          { qos: 1 },
+        );
+        await waitFor(async () => {
+          await network?.flush();
+          const r = await db()
+            .selectFrom('receptions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          return Number(r.n) > before;
+        }, 10_000);
+        await fresh.endAsync();
+        console.info(`robustness-mqtt: ${valid} valid receptions, ${reconnects} reconnects`);
+      },
+    );
+  },
+);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StationOwnerFieldsSchema } from '@tinygs/contracts';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { buildStation } from './factories';
-import { startTestServer, type TestServer } from './harness';
+import { DIALECTS, startTestServer, type TestServer } from './harness';
 
 const OWNER_ONLY = Object.keys(StationOwnerFieldsSchema.shape);
 
@@ -33,14 +33,14 @@ const LORA = {
   fldro: 1,
 };
 
-describe('another user’s station', () => {
+describe.each(DIALECTS)('another user’s station on %s', (dialect) => {
   let server: TestServer;
   let owner: LoggedIn;
   let other: LoggedIn;
   let stationId = '';
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite');
+    server = await startTestServer(dialect);
     owner = await loggedInUser(server);
     other = await loggedInUser(server);
     stationId = await buildStation(server.ctx.database.db, {

@@ -29,7 +29,8 @@ function isTleLines(value: unknown): value is [string, string, string] {
 /**
  * The element set of `name`. The web app passes catalogue names (sat=Norbi) whose element-set
  * title may differ (NORBY), so the catalogue entry decides; a name the catalogue does not know is
- * looked up among the titles of /v1/tles.txt. `undefined`: no such satellite; null: no TLE.
+ * looked up among the name lines of /v1/tles.txt (catalogue names there; element-set titles in
+ * files from elsewhere). `undefined`: no such satellite; null: no TLE.
  */
 export async function loadTle(name: string): Promise<Tle | null | undefined> {
   const res = await fetch(`/v1/satellite/${encodeURIComponent(name)}`);

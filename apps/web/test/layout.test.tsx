@@ -47,6 +47,13 @@ describe('app shell', () => {
     await waitFor(() => expect(document.title).toBe('FossaSat-2E11 - TinyGS'));
   });
 
+  it('opens a station by the last path segment of its URL', async () => {
+    const calls = mockFetch({});
+    renderApp('/station/anything/Roof@42');
+    await waitFor(() => expect(document.title).toBe('Roof@42 - TinyGS'));
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/v1/station/Roof@42'));
+  });
+
   it('offers the navigation groups of the side drawer', async () => {
     const user = userEvent.setup();
     mockFetch(EMPTY_API);

@@ -2,7 +2,7 @@
 // Query strings arrive as text, so numeric query fields coerce.
 import { z } from 'zod';
 import { base64ToBytes, isBase64 } from './binary';
-import { TX_MAX_BYTES } from './constants';
+import { PACKETS_V2_MAX_LIMIT, TX_MAX_BYTES } from './constants';
 import {
   MqttCredentialsSchema,
   NetworkStatisticsSchema,
@@ -28,6 +28,13 @@ import {
   TX_EMPTY_ERROR,
 } from './rules';
 
+/** Login and session tokens are 43 base64url characters; anything far longer is not one. */
+export const TOKEN_MAX_CHARS = 200;
+/** The ALTCHA solution: base64 of a small JSON object. */
+export const CAPTCHA_MAX_CHARS = 4096;
+/** Satellite names in paths, queries and bodies. */
+export const SATELLITE_NAME_MAX_CHARS = 100;
+
 export const ErrorBodySchema = z.object({
   error: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
@@ -37,7 +44,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 /** Node lower-cases header names; other headers pass through. */
 export const AuthHeadersSchema = z.looseObject({
   userid: UserIdSchema,
-  sessiontoken: z.string().min(1, 'Missing Auth'),
+  sessiontoken: z.string().min(1, 'Missing Auth').max(TOKEN_MAX_CHARS),
 });
 export type AuthHeaders = z.infer<typeof AuthHeadersSchema>;
 
@@ -48,13 +55,19 @@ export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 export const WebLoginRequestSchema = z.object({
   email: LoginEmailSchema,
   /** bot-check token */
-  captcha: z.string({ error: CAPTCHA_ERRORS.error }).min(1, CAPTCHA_ERRORS.error),
+  captcha: z
+    .string({ error: CAPTCHA_ERRORS.error })
+    .min(1, CAPTCHA_ERRORS.error)
+    .max(CAPTCHA_MAX_CHARS, CAPTCHA_ERRORS.error),
 });
 export type WebLoginRequest = z.infer<typeof WebLoginRequestSchema>;
 
 // POST /v1/login
 export const LoginRequestSchema = z.object({
-  loginToken: z.string().min(1, 'loginToken is required'),
+  loginToken: z
+    .string()
+    .min(1, 'loginToken is required')
+    .max(TOKEN_MAX_CHARS, 'loginToken is too long' /* ours */),
   userId: UserIdSchema,
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
@@ -63,9 +76,16 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 // Path parameters
 export const StationIdParamsSchema = z.object({ id: StationIdSchema });
-export const PictureParamsSchema = z.object({ id: StationIdSchema, pictureId: z.string().min(1) });
-export const PacketIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
-export const SatelliteNameParamsSchema = z.object({ name: z.string().min(1).max(100) });
+export const PictureParamsSchema = z.object({
+  id: StationIdSchema,
+  pictureId: z.string().min(1).max(SATELLITE_NAME_MAX_CHARS),
+});
+export const PacketIdParamsSchema = z.object({
+  id: z.string().min(1).max(SATELLITE_NAME_MAX_CHARS),
+});
+export const SatelliteNameParamsSchema = z.object({
+  name: z.string().min(1).max(SATELLITE_NAME_MAX_CHARS),
+});
 export const UserIdParamsSchema = z.object({ userId: UserIdSchema });
 /** ?userId= of GET /v1/user, GET /v1/mqttcred, POST /v1/otp */
 export const UserIdQuerySchema = z.object({ userId: UserIdSchema });
@@ -85,11 +105,29 @@ export const SatelliteDetailResponseSchema = SatelliteDetailSchema;
 /** Templates keyed by satellite name. */
 export const TemplatesSchema = z.record(z.string(), z.string());
 
+const BEFORE_ERROR = 'before must be a positive whole number (epoch milliseconds)';
+/** A paging cursor: the serverTime of the last packet already loaded (exclusive). */
+const BeforeSchema = z.coerce
+  .number({ error: BEFORE_ERROR })
+  .int(BEFORE_ERROR)
+  .positive(BEFORE_ERROR)
+  .max(Number.MAX_SAFE_INTEGER, BEFORE_ERROR);
+
+/** A page size from 1 to `max`, from the query text. */
+function pageLimitSchema(max: number) {
+  const error = `limit must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error }).int(error).min(1, error).max(max, error);
+}
+
 // GET /v2/packets
 export const PacketsV2QuerySchema = z.object({
-  satellite: z.string().min(1).max(100).optional(),
+  satellite: z.string().min(1).max(SATELLITE_NAME_MAX_CHARS).optional(),
   /** community tools ask for one station's recent packets this way */
   station: StationIdSchema.optional(),
+  /** with station: only packets the station heard before this serverTime (epoch ms) */
+  before: BeforeSchema.optional(),
+  /** with station: page size, PACKETS_PAGE_SIZE when absent */
+  limit: pageLimitSchema(PACKETS_V2_MAX_LIMIT).optional(),
 });
 export type PacketsV2Query = z.infer<typeof PacketsV2QuerySchema>;
 export const PacketsV2ResponseSchema = z.object({
@@ -100,7 +138,7 @@ export type PacketsV2Response = z.infer<typeof PacketsV2ResponseSchema>;
 
 // GET /v2/packetsIna
 export const PacketsInaQuerySchema = z.object({
-  satellite: z.string().min(1, 'satellite is required').max(100),
+  satellite: z.string().min(1, 'satellite is required').max(SATELLITE_NAME_MAX_CHARS),
 });
 export type PacketsInaQuery = z.infer<typeof PacketsInaQuerySchema>;
 export const PacketsInaResponseSchema = z.object({
@@ -116,16 +154,10 @@ export type PacketsInaResponse = z.infer<typeof PacketsInaResponseSchema>;
 export const PacketDetailResponseSchema = PacketDetailSchema;
 
 // GET /v1/packets?station=&before=
-const BEFORE_ERROR = 'before must be a positive whole number (epoch milliseconds)';
 export const StationPacketsQuerySchema = z.object({
   station: StationIdSchema,
   /** serverTime of the last loaded packet; only older packets are returned */
-  before: z.coerce
-    .number({ error: BEFORE_ERROR })
-    .int(BEFORE_ERROR)
-    .positive(BEFORE_ERROR)
-    .max(Number.MAX_SAFE_INTEGER, BEFORE_ERROR)
-    .optional(),
+  before: BeforeSchema.optional(),
 });
 export type StationPacketsQuery = z.infer<typeof StationPacketsQuerySchema>;
 /** newest first, at most PACKETS_PAGE_SIZE */
@@ -138,12 +170,7 @@ export const StationStatisticsResponseSchema = StationStatisticsSchema;
 // GET /v1/pictures: the newest approved station pictures, for the Home carousel.
 export const RECENT_PICTURES_MAX = 24;
 export const RecentPicturesQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}` })
-    .int(`limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
-    .min(1, `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
-    .max(RECENT_PICTURES_MAX, `limit must be a whole number from 1 to ${RECENT_PICTURES_MAX}`)
-    .default(12),
+  limit: pageLimitSchema(RECENT_PICTURES_MAX).default(12),
 });
 export const StationPhotoSchema = z.object({
   stationId: StationIdSchema,
@@ -166,6 +193,8 @@ export const TX_TOO_LONG_ERROR = 'Payload must be at most 255 bytes';
 export const TxBodySchema = z.object({
   tx: z
     .string({ error: TX_EMPTY_ERROR })
+    // 255 bytes are 340 base64 characters: longer text is refused before it is decoded.
+    .max(Math.ceil(TX_MAX_BYTES / 3) * 4, { error: TX_TOO_LONG_ERROR, abort: true })
     .refine(isBase64, { error: BINARY_ERRORS.base64, abort: true })
     .refine((text) => base64ToBytes(text).length >= 1, { error: TX_EMPTY_ERROR, abort: true })
     .refine((text) => base64ToBytes(text).length <= TX_MAX_BYTES, TX_TOO_LONG_ERROR),
@@ -193,7 +222,10 @@ export type StationCreatedResponse = z.infer<typeof StationCreatedResponseSchema
 
 // GET /credentials?otp= (firmware, PROTOCOL.md): 404 until the owner submits the code.
 export const FirmwareCredentialsQuerySchema = z.object({
-  otp: z.string().regex(/^\d{6}$/, 'OTP must be a 6-digit number'),
+  otp: z
+    .string()
+    .max(6, { error: 'OTP must be a 6-digit number', abort: true })
+    .regex(/^\d{6}$/, 'OTP must be a 6-digit number'),
 });
 export const FirmwareCredentialsResponseSchema = z.object({
   mqtt: z.object({
@@ -224,9 +256,12 @@ const epochMsQuery = (name: string) =>
     .positive(`${name} ${EPOCH_MS_ERROR}`)
     .max(Number.MAX_SAFE_INTEGER, `${name} ${EPOCH_MS_ERROR}`);
 export const EXPORT_MAX_ROWS = 10_000;
+/** from..to spans at most this; missing ends are filled so that the range is this long. */
+export const EXPORT_MAX_RANGE_DAYS = 31;
+export const EXPORT_MAX_RANGE_MS = EXPORT_MAX_RANGE_DAYS * 24 * 3600 * 1000;
 export const ExportQuerySchema = z
   .object({
-    satellite: z.string().min(1).max(100).optional(),
+    satellite: z.string().min(1).max(SATELLITE_NAME_MAX_CHARS).optional(),
     station: StationIdSchema.optional(),
     from: epochMsQuery('from').optional(),
     to: epochMsQuery('to').optional(),
@@ -240,16 +275,20 @@ export const ExportQuerySchema = z
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
     message: 'from must not be after to',
     path: ['from'],
-  });
+  })
+  .refine(
+    (q) => q.from === undefined || q.to === undefined || q.to - q.from <= EXPORT_MAX_RANGE_MS,
+    { message: `from and to must be at most ${EXPORT_MAX_RANGE_DAYS} days apart`, path: ['to'] },
+  );
 export type ExportQuery = z.infer<typeof ExportQuerySchema>;
 
 // Search (server addition): satellites and stations by name.
 export const SearchQuerySchema = z.object({
   q: z
     .string()
+    .max(100, { error: 'Search text must be at most 100 characters', abort: true })
     .trim()
-    .min(1, 'Search text is required')
-    .max(100, 'Search text must be at most 100 characters'),
+    .min(1, 'Search text is required'),
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 export const SearchResponseSchema = z.object({

@@ -91,6 +91,8 @@ export type SatelliteListKey = keyof typeof SATELLITE_LIST_FILTERS;
 
 export const INACTIVE_PACKETS_SHOWN = 100;
 export const PACKETS_PAGE_SIZE = 50;
+/** Largest page `GET /v2/packets?station=&limit=` serves (community tools paging a busy station). */
+export const PACKETS_V2_MAX_LIMIT = 500;
 
 // Map
 export const MAP_POSITION_REFRESH_MS = 5_000;

@@ -30,9 +30,14 @@ export const LatLngTupleSchema = z.tuple([z.number(), z.number()]);
 // Modem JSON (PROTOCOL.md). Stored satellite configurations come from satellite teams and may use
 // values outside the operate form's ranges (e.g. bw 62.5 kHz), so only types are checked here;
 // the operate body (api.ts) checks MODEM_RANGES.
+/** `filter`: length, position and up to 64 bytes. */
+export const FILTER_MAX_ITEMS = 66;
+/** base64 of the compact TLE the firmware reads (well under 200 characters). */
+export const TLE_MAX_CHARS = 200;
+
 const modemCommon = {
   freq: z.number().positive(),
-  sat: z.string().optional(),
+  sat: z.string().max(100).optional(),
   NORAD: z.number().int().optional(),
   /** kHz */
   bw: z.number().optional(),
@@ -40,9 +45,9 @@ const modemCommon = {
   pwr: z.number().optional(),
   /** preamble length */
   pl: z.number().int().optional(),
-  filter: z.array(z.number().int()).optional(),
+  filter: z.array(z.number().int()).max(FILTER_MAX_ITEMS).optional(),
   /** base64 compact TLE: the station then corrects Doppler itself */
-  tle: z.string().optional(),
+  tle: z.string().max(TLE_MAX_CHARS).optional(),
 };
 export const LoRaModemConfSchema = z.looseObject({
   mode: z.literal('LoRa'),
@@ -113,7 +118,10 @@ export const ParsedFrameSchema = z.looseObject({
 export type ParsedFrame = z.infer<typeof ParsedFrameSchema>;
 
 export const SatelliteDetailSchema = SatelliteSchema.extend({
-  /** name, line 1, line 2; null when no TLE is known */
+  /**
+   * the element set as imported: its own title line (may differ from `name`: NORBY for Norbi),
+   * line 1, line 2; null when no TLE is known
+   */
   tle: z.tuple([z.string(), z.string(), z.string()]).nullable(),
   lastTelemetry: ParsedFrameSchema.nullable(),
   webTemplate: z.string().nullable(),

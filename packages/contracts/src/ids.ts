@@ -16,15 +16,15 @@ export const STATION_NAME_ERRORS = {
 export const StationNameSchema = z
   .string({ error: STATION_NAME_ERRORS.required })
   .min(1, { error: STATION_NAME_ERRORS.required, abort: true })
+  .max(STATION_NAME_MAX_CHARS, { error: STATION_NAME_ERRORS.tooLong, abort: true })
   .min(STATION_NAME_MIN_CHARS, STATION_NAME_ERRORS.tooShort)
-  .max(STATION_NAME_MAX_CHARS, STATION_NAME_ERRORS.tooLong)
   .regex(STATION_NAME_CHARS_PATTERN, STATION_NAME_ERRORS.chars);
 
 /** Numeric user id (the MQTT username). Numbers are accepted and become text. */
 export const UserIdSchema = z.coerce
   .string()
-  .regex(/^\d+$/, 'User id must be a number')
-  .max(20, 'User id is too long');
+  .max(20, { error: 'User id is too long', abort: true })
+  .regex(/^\d+$/, 'User id must be a number');
 export type UserId = z.infer<typeof UserIdSchema>;
 
 // Only the character rule applies to ids: stations created before the length rule keep their names.
@@ -32,7 +32,12 @@ const STATION_ID_PATTERN = /^([A-Za-z0-9_]+)@(\d{1,20})$/;
 export const STATION_ID_ERROR =
   'Station id must look like {name}@{userId} (name: A-Z, a-z, 0-9, _; userId: digits)';
 
-export const StationIdSchema = z.string().regex(STATION_ID_PATTERN, STATION_ID_ERROR);
+/** Names of old stations may be longer than new ones, never this long. */
+export const STATION_ID_MAX_CHARS = 100;
+export const StationIdSchema = z
+  .string()
+  .max(STATION_ID_MAX_CHARS, { error: STATION_ID_ERROR, abort: true })
+  .regex(STATION_ID_PATTERN, STATION_ID_ERROR);
 export type StationId = z.infer<typeof StationIdSchema>;
 
 export function formatStationId(name: string, userId: string | number): string {

@@ -2,7 +2,7 @@
 // Payload objects are loose (newer firmware adds keys) but the known keys are type-checked.
 import { z } from 'zod';
 import { isBase64 } from './binary';
-import { LatLngTupleSchema, ModemConfSchema } from './entities';
+import { FILTER_MAX_ITEMS, LatLngTupleSchema, ModemConfSchema } from './entities';
 
 export const MQTT_TOPIC_ROOT = 'tinygs';
 export const TOPIC_KINDS = ['tele', 'cmnd', 'stat'] as const;
@@ -86,7 +86,17 @@ export function lastWillTopic(userId: string | number, station: string): string 
   return stationTopic(userId, station, 'tele', TELE_TOPICS.status);
 }
 
-const base64Text = z.string().refine(isBase64, 'Invalid base64 string');
+// Lengths are checked before any pattern. A frame is at most 255 bytes (340 base64 characters);
+// free-text fields get room far beyond what firmware sends.
+const FRAME_BASE64_MAX_CHARS = 1024;
+const FIELD_MAX_CHARS = 100;
+const MODEM_CONF_TEXT_MAX_CHARS = 4096;
+const base64Text = z
+  .string()
+  .max(FRAME_BASE64_MAX_CHARS, { error: 'Frame is too long', abort: true })
+  .refine(isBase64, 'Invalid base64 string');
+const shortText = z.string().max(FIELD_MAX_CHARS);
+const numberOrText = z.union([z.number(), shortText]);
 
 export const WelcomePayloadSchema = z.looseObject({
   station_location: LatLngTupleSchema,
@@ -95,21 +105,21 @@ export const WelcomePayloadSchema = z.looseObject({
   /** epoch seconds */
   time: z.number().optional(),
   version: z.number(),
-  git_version: z.string().optional(),
+  git_version: shortText.optional(),
   /** satellite it is tuned to */
-  sat: z.string().optional(),
+  sat: shortText.optional(),
   /** local IP */
-  ip: z.string().optional(),
+  ip: shortText.optional(),
   /** modem JSON as text */
-  modem_conf: z.string().optional(),
-  board: z.union([z.number(), z.string()]).optional(),
-  mac: z.string().optional(),
+  modem_conf: z.string().max(MODEM_CONF_TEXT_MAX_CHARS).optional(),
+  board: numberOrText.optional(),
+  mac: shortText.optional(),
   /** uptime, s */
   seconds: z.number().optional(),
   Vbat: z.number().optional(),
   Mem: z.number().optional(),
-  chip: z.union([z.number(), z.string()]).optional(),
-  radioChip: z.union([z.number(), z.string()]).optional(),
+  chip: numberOrText.optional(),
+  radioChip: numberOrText.optional(),
   /** low power mode */
   lp: z.boolean().optional(),
 });
@@ -134,7 +144,7 @@ const rxCommon = {
   frequency: z.number(),
   /** Hz */
   frequency_offset: z.number(),
-  satellite: z.string(),
+  satellite: shortText,
   NORAD: z.number().int(),
   /** dBm */
   rssi: z.number(),
@@ -186,11 +196,11 @@ export type FskRxPayload = z.infer<typeof FskRxPayloadSchema>;
 export const StatusPayloadSchema = z.looseObject({
   station_location: LatLngTupleSchema.optional(),
   version: z.number().optional(),
-  board: z.union([z.number(), z.string()]).optional(),
+  board: numberOrText.optional(),
   tx: z.boolean().optional(),
-  mode: z.string().optional(),
+  mode: shortText.optional(),
   frequency: z.number().optional(),
-  satellite: z.string().optional(),
+  satellite: shortText.optional(),
   NORAD: z.number().optional(),
   rssi: z.number().optional(),
   snr: z.number().optional(),
@@ -205,7 +215,7 @@ export type StatusPayload = z.infer<typeof StatusPayloadSchema>;
 /** `begine` / `beginp`: modem JSON. */
 export const BeginCommandSchema = ModemConfSchema;
 /** `sat`: ["Name", NORAD] */
-export const SatCommandSchema = z.tuple([z.string().min(1), z.number().int()]);
+export const SatCommandSchema = z.tuple([shortText.min(1), z.number().int()]);
 export type SatCommand = z.infer<typeof SatCommandSchema>;
 /** `freq`: MHz */
 export const FreqCommandSchema = z.number().positive();
@@ -215,6 +225,7 @@ export const StatusCommandSchema = z.number().int().min(0).max(9);
 export const FilterCommandSchema = z
   .array(z.number().int().min(0).max(255))
   .min(2)
+  .max(FILTER_MAX_ITEMS)
   .refine(
     ([len, , ...bytes]) => len === bytes.length,
     'filter length must equal the number of bytes',

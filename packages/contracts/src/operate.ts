@@ -16,10 +16,16 @@ import {
   SyncWordSchema,
   TxPowerDbmSchema,
 } from './rules';
-import { AutoTuneSchema } from './entities';
+import { AutoTuneSchema, FILTER_MAX_ITEMS, TLE_MAX_CHARS } from './entities';
+
+/** Longer than any modem JSON the Operate dialog writes (a compact TLE included). */
+export const MODEM_CONF_MAX_CHARS = 4096;
 
 const operateCommon = {
-  sat: z.string({ error: 'Satellite name is required' }).min(1, 'Satellite name is required'),
+  sat: z
+    .string({ error: 'Satellite name is required' })
+    .min(1, 'Satellite name is required')
+    .max(100, 'Satellite name must be at most 100 characters' /* ours */),
   NORAD: NoradSchema,
   /** MHz */
   freq: z
@@ -27,8 +33,8 @@ const operateCommon = {
     .positive('Frequency must be positive')
     .max(3000, 'Frequency must be at most 3000 MHz'),
   pwr: TxPowerDbmSchema,
-  filter: z.array(z.number().int().min(0).max(255)).optional(),
-  tle: z.string().optional(),
+  filter: z.array(z.number().int().min(0).max(255)).max(FILTER_MAX_ITEMS).optional(),
+  tle: z.string().max(TLE_MAX_CHARS).optional(),
 };
 
 /** Manual LoRa tuning within MODEM_RANGES. Extra firmware keys are kept. */
@@ -87,7 +93,13 @@ export const StationOperateBodySchema = z
   .object({
     autoTune: AutoTuneSchema,
     /** modem JSON as text; required with autoTune 0 */
-    modem_conf: z.string().optional(),
+    modem_conf: z
+      .string()
+      .max(MODEM_CONF_MAX_CHARS, {
+        error: 'modem_conf must be at most 4096 characters' /* ours */,
+        abort: true,
+      })
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.autoTune !== 0) return;

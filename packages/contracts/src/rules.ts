@@ -12,13 +12,30 @@ import {
 import { isBase64, isHex } from './binary';
 import { StationNameSchema } from './ids';
 
-const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** RFC 5321: a forward path holds at most 254 characters of address. */
+export const EMAIL_MAX_CHARS = 254;
+
+/**
+ * `local@domain.tld` without spaces: one `@`, something before it, and a dot inside the domain
+ * with something on both sides. A single left-to-right scan: linear on any input, unlike the
+ * equivalent pattern `[^\s@]+@[^\s@]+\.[^\s@]+`, which backtracks quadratically.
+ */
+export function isSimpleEmail(text: string): boolean {
+  if (/\s/.test(text)) return false;
+  const at = text.indexOf('@');
+  if (at < 1 || text.indexOf('@', at + 1) !== -1) return false;
+  const domain = text.slice(at + 1);
+  const dot = domain.indexOf('.', 1);
+  return dot !== -1 && dot < domain.length - 1;
+}
 
 export const LoginEmailSchema = z
   .string({ error: 'Email is required' })
+  // Length first (abort), so nothing below ever runs on unbounded text.
+  .max(EMAIL_MAX_CHARS, { error: 'Email must be at most 254 characters' /* ours */, abort: true })
   .trim()
   .min(1, { error: 'Email is required', abort: true })
-  .regex(SIMPLE_EMAIL, 'Invalid email format');
+  .refine(isSimpleEmail, 'Invalid email format');
 
 export const CAPTCHA_ERRORS = {
   error: 'Captcha Error, please try again',
@@ -29,13 +46,17 @@ export const CAPTCHA_ERRORS = {
 export const OtpSchema = z
   .string({ error: 'OTP is required' })
   .min(1, { error: 'OTP is required', abort: true })
+  .max(6, { error: 'OTP must be a 6-digit number', abort: true })
   .regex(/^\d{6}$/, 'OTP must be a 6-digit number');
 
 const NUMERIC_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
+// Longer than any coordinate anyone types; the pattern above is only ever run on this much.
+const NUMERIC_TEXT_MAX_CHARS = 40;
 
 /** Form fields give text; numbers pass through. Blank becomes undefined (required), junk NaN. */
 function numericInput(value: unknown): unknown {
   if (typeof value !== 'string') return value;
+  if (value.length > NUMERIC_TEXT_MAX_CHARS) return Number.NaN;
   if (value.trim() === '') return undefined;
   return NUMERIC_TEXT.test(value) ? Number(value) : Number.NaN;
 }
@@ -67,17 +88,27 @@ export const LongitudeSchema = coordinateSchema(
 );
 
 export const PASSWORD_MIN_CHARS = 6;
+export const PASSWORD_MAX_CHARS = 64;
+const PASSWORD_TOO_LONG = 'Password must be at most 64 characters'; // ours
 export const AdminPasswordSchema = z
   .string({ error: 'Password is required' /* ours */ })
   .min(1, { error: 'Password is required' /* ours */, abort: true })
+  .max(PASSWORD_MAX_CHARS, { error: PASSWORD_TOO_LONG, abort: true })
   .min(PASSWORD_MIN_CHARS, 'Password must be at least 6 characters');
 
 export const AdminPasswordConfirmSchema = z
   .string({ error: 'Password confirmation is required' /* ours */ })
-  .min(1, 'Password confirmation is required' /* ours */);
+  .min(1, 'Password confirmation is required' /* ours */)
+  .max(PASSWORD_MAX_CHARS, PASSWORD_TOO_LONG);
 
+/** POSIX TZ strings are short (the longest in the firmware's table is under 50 characters). */
+export const TIME_ZONE_MAX_CHARS = 100;
 export const TimeZoneSchema = z
   .string({ error: 'Time Zone is required' /* ours */ })
+  .max(TIME_ZONE_MAX_CHARS, {
+    error: 'Time Zone must be at most 100 characters' /* ours */,
+    abort: true,
+  })
   .trim()
   .min(1, 'Time Zone is required' /* ours */);
 
@@ -104,32 +135,71 @@ export const NewStationFormSchema = z
   });
 export type NewStationForm = z.infer<typeof NewStationFormSchema>;
 
+// Raw text may carry markup that stripTags removes; more than this is refused before stripping.
+const MARKUP_ALLOWANCE = 4;
+
 export const PreferencesEmailSchema = z
   .string({ error: 'E-mail is required' })
+  .max(EMAIL_MAX_CHARS * MARKUP_ALLOWANCE, {
+    error: 'E-mail must be at most 254 characters' /* ours */,
+    abort: true,
+  })
   .overwrite((text) => stripTags(text).trim())
   .min(1, { error: 'E-mail is required', abort: true })
-  .regex(SIMPLE_EMAIL, 'E-mail must be valid');
+  .max(EMAIL_MAX_CHARS, { error: 'E-mail must be at most 254 characters' /* ours */, abort: true })
+  .refine(isSimpleEmail, 'E-mail must be valid');
 
 export const TermsAcceptedSchema = z.literal(true, {
   error: 'You must accept the terms and conditions.',
 });
 
+function isTagNameStart(ch: string | undefined): boolean {
+  return ch !== undefined && /^[A-Za-z-]$/.test(ch);
+}
+
+/** Whether `text` from index `lt` (a `<`) opens a tag: `<`, optional `/`, `!` or `?`, then a letter or `-`. */
+function opensTag(out: string[], lt: number): boolean {
+  const first = out[lt + 1];
+  if (first === '/' || first === '!' || first === '?') return isTagNameStart(out[lt + 2]);
+  return isTagNameStart(first);
+}
+
 /**
  * Removes markup tags (`<` + optional `/`, `!` or `?` + letter ... `>`); a lone `<` as in "3 < 4" is text.
- * Repeated until stable so that nested fragments like `<<b>script>` go too.
+ * Nested fragments like `<<b>script>` go too: removing `<b>` joins `<` and `script>` into a tag.
+ * One pass with a stack of the `<` still open in the output, so every character is pushed and
+ * removed at most once (linear time, where repeating a replace until stable is quadratic).
  */
 export function stripTags(text: string): string {
-  let previous: string;
-  let current = text;
-  do {
-    previous = current;
-    current = current.replace(/<[/!?]?[A-Za-z-][^<>]*>/g, '');
-  } while (current !== previous);
-  return current;
+  const out: string[] = [];
+  const open: number[] = [];
+  for (const ch of text) {
+    if (ch === '<') {
+      open.push(out.length);
+      out.push(ch);
+    } else if (ch === '>') {
+      const lt = open.at(-1);
+      if (lt !== undefined && opensTag(out, lt)) {
+        out.length = lt;
+        open.pop();
+      } else {
+        // A `>` that closes no tag stays text, and no `<` before it can pair across it.
+        out.push(ch);
+        open.length = 0;
+      }
+    } else {
+      out.push(ch);
+    }
+  }
+  return out.join('');
 }
 
 export const DescriptionSchema = z
   .string()
+  .max(DESCRIPTION_MAX_CHARS * MARKUP_ALLOWANCE, {
+    error: 'Description must be at most 500 characters' /* ours */,
+    abort: true,
+  })
   .overwrite(stripTags)
   .max(DESCRIPTION_MAX_CHARS, 'Description must be at most 500 characters' /* ours */);
 
@@ -155,7 +225,10 @@ export const TX_EMPTY_ERROR = 'You cannot send an empty payload!';
 export const TxTextSchema = z
   .string({ error: TX_EMPTY_ERROR })
   .min(1, { error: TX_EMPTY_ERROR, abort: true })
-  .max(TX_TEXT_MAX_CHARS, 'Text payload must be at most 25 characters' /* ours */)
+  .max(TX_TEXT_MAX_CHARS, {
+    error: 'Text payload must be at most 25 characters' /* ours */,
+    abort: true,
+  })
   // eslint-disable-next-line no-control-regex
   .regex(/^[\u0000-\u00ff]*$/, 'Only 8-bit ASCII characters can be sent' /* ours */);
 
@@ -163,9 +236,18 @@ export const BINARY_ERRORS = {
   base64: 'Invalid base64 string',
   hex: 'Invalid hex string',
 } as const;
-export const Base64TextSchema = z.string().refine(isBase64, BINARY_ERRORS.base64);
+// A transmission is at most 255 bytes: 340 base64 characters, 765 as spaced hex pairs.
+const BINARY_TEXT_MAX_CHARS = 1024;
+const BINARY_TOO_LONG = 'Payload must be at most 255 bytes'; // ours
+export const Base64TextSchema = z
+  .string()
+  .max(BINARY_TEXT_MAX_CHARS, { error: BINARY_TOO_LONG, abort: true })
+  .refine(isBase64, BINARY_ERRORS.base64);
 /** Hex pairs; whitespace between them is allowed. */
-export const HexTextSchema = z.string().refine(isHex, BINARY_ERRORS.hex);
+export const HexTextSchema = z
+  .string()
+  .max(BINARY_TEXT_MAX_CHARS, { error: BINARY_TOO_LONG, abort: true })
+  .refine(isHex, BINARY_ERRORS.hex);
 
 function rangeSchema(label: string, range: { min: number; max: number }, integer: boolean) {
   const message = `${label} must be between ${range.min} and ${range.max}`;

@@ -22,6 +22,7 @@ import {
 import { findUserById } from '../repositories/users';
 import { brokerAddress } from './broker-address';
 import { isStationOnline } from './station-commands';
+import { issueStationCredential } from './station-credential';
 import { findOwnedStation } from './stations-store';
 
 /** After collecting its credentials a station reboots and connects; give it this long. */
@@ -95,10 +96,14 @@ export async function collectCredentials(
   if (!creation) throw notFound('Unknown one-time code');
   const user = await findUserById(db, creation.userId);
   if (!user) throw notFound('Unknown one-time code');
-  const secret = ctx.config.serverSecret;
-  const pass = decryptSecret(user.mqttPasswordEnc, secret);
-  const adminPw = decryptSecret(creation.adminPwEnc, secret);
-  if (!(await markDelivered(db, creation.id, now))) throw notFound('Unknown one-time code');
+  const adminPw = decryptSecret(creation.adminPwEnc, ctx.config.serverSecret);
+  // The station gets a password of its own, bound to its name, in the same step that uses up the
+  // code: a code is delivered with exactly one credential.
+  const pass = await db.transaction().execute(async (trx) => {
+    if (!(await markDelivered(trx, creation.id, now))) return null;
+    return issueStationCredential(ctx, trx, user.id, creation.stationName, now);
+  });
+  if (pass === null) throw notFound('Unknown one-time code');
   const broker = brokerAddress(ctx);
   return {
     mqtt: { user: user.id, pass, server: broker.server, port: String(broker.port) },

@@ -11,12 +11,10 @@ export interface AccountsState {
   limits: {
     /** One login link per e-mail address per 30 s (SPEC.md: login re-request wait). */
     loginPerEmail: WindowLimiter;
-    /** Login requests per client address. */
-    loginPerAddress: WindowLimiter;
     /** Failed POST /v1/login attempts per client address: guessing tokens stays hopeless. */
     failedLoginPerAddress: WindowLimiter;
-    /** GET /credentials per client address; a station polls every 15 s. */
-    credentialsPerAddress: WindowLimiter;
+    /** Failed POST /v1/login attempts per user id, from any address. */
+    failedLoginPerAccount: WindowLimiter;
     /** Validation mails per user: changing the e-mail address sends one each time. */
     validationMailPerUser: WindowLimiter;
   };
@@ -31,9 +29,8 @@ export function accountsState(ctx: AppContext): AccountsState {
       botCheck: new BotCheck(ctx.config.serverSecret),
       limits: {
         loginPerEmail: new WindowLimiter(1, 30_000),
-        loginPerAddress: new WindowLimiter(10, 10 * MINUTE_MS),
         failedLoginPerAddress: new WindowLimiter(20, 15 * MINUTE_MS),
-        credentialsPerAddress: new WindowLimiter(20, MINUTE_MS),
+        failedLoginPerAccount: new WindowLimiter(50, 15 * MINUTE_MS),
         validationMailPerUser: new WindowLimiter(5, 60 * MINUTE_MS),
       },
     };

@@ -4,6 +4,7 @@ import type { MqttCredentials } from '@tinygs/contracts';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
 import { decryptSecret, encryptSecret, randomToken } from '../lib/crypto';
+import { syncBrokerAccount } from '../network/broker-accounts-sync';
 import { findUserByEmail, findUserById, insertUser } from '../repositories/users';
 
 // Ids the server allots itself are 12 digits: outside the range chat-platform ids have used so far,
@@ -33,15 +34,23 @@ export interface CreateUserInput {
 
 export async function createUser(ctx: AppContext, input: CreateUserInput): Promise<string> {
   const id = input.id ?? (await allotUserId(ctx));
+  const password = newMqttPassword();
   await insertUser(ctx.database.db, {
     id,
     email: input.email ?? null,
     emailVal: input.emailVal ?? false,
     telegramChatId: input.telegramChatId ?? null,
     displayName: input.displayName ?? null,
-    mqttPasswordEnc: encryptSecret(newMqttPassword(), ctx.config.serverSecret),
+    mqttPasswordEnc: encryptSecret(password, ctx.config.serverSecret),
     createdAt: Date.now(),
   });
+  // An external broker learns of the account now; failing that, at its next reconciliation.
+  await syncBrokerAccount(ctx, id, password).catch((err: unknown) =>
+    ctx.log.warn(
+      { err, userId: id },
+      'broker account not created yet; the next reconciliation will',
+    ),
+  );
   return id;
 }
 

@@ -19,6 +19,11 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
   packets import DOC.json      store a live-API packets document as historical packets (idempotent)
   seed                         load the satellite catalogue
   migrate                      bring the database schema up to date
+  broker mosquitto-config --dir DIR --port P
+                               write a Mosquitto 2 configuration (listener on P, dynamic-security
+                               plugin and its state with a generated admin) into DIR; --json prints
+                               {"config": "DIR/mosquitto.conf", "url": "mqtt://admin:...@127.0.0.1:P"}
+                               for MQTT_BROKER_URL (optional --bind ADDRESS for the listener)
 
 With --json each command prints exactly one JSON object. The CLI uses the same DATA_DIR and
 DATABASE_URL as the server.`;
@@ -27,7 +32,7 @@ const email = LoginEmailSchema;
 const pictureId = z
   .string({ error: 'ID is required' })
   .regex(/^[0-9a-f]{16}$/, 'picture id must be 16 hex digits');
-const file = z.string({ error: 'FILE is required' }).min(1, 'FILE is required');
+const file = z.string({ error: 'FILE is required' }).min(1, 'FILE is required').max(4096);
 
 export const CommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('user add'), email }),
@@ -43,7 +48,7 @@ export const CommandSchema = z.discriminatedUnion('command', [
       command: z.literal('decode'),
       satellite: z.string().min(1).max(64).optional(),
       raw: z.string().max(4096).optional(),
-      docFile: z.string().min(1).optional(),
+      docFile: z.string().min(1).max(4096).optional(),
     })
     .refine(
       (c) => (c.docFile !== undefined) !== (c.satellite !== undefined && c.raw !== undefined),
@@ -54,6 +59,16 @@ export const CommandSchema = z.discriminatedUnion('command', [
     ),
   z.object({ command: z.literal('seed') }),
   z.object({ command: z.literal('migrate') }),
+  z.object({
+    command: z.literal('broker mosquitto-config'),
+    dir: z.string({ error: '--dir is required' }).min(1, '--dir is required'),
+    port: z.coerce
+      .number({ error: '--port is required' })
+      .int()
+      .min(1, '--port must be 1-65535')
+      .max(65535, '--port must be 1-65535'),
+    bind: z.string().min(1).max(100).optional(),
+  }),
 ]);
 export type CliCommand = z.infer<typeof CommandSchema>;
 
@@ -78,6 +93,9 @@ export function readArgs(argv: string[]): ParsedArgs {
         satellite: { type: 'string' },
         raw: { type: 'string' },
         file: { type: 'string' },
+        dir: { type: 'string' },
+        port: { type: 'string' },
+        bind: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -104,6 +122,9 @@ export function readArgs(argv: string[]): ParsedArgs {
     satellite: values.satellite,
     raw: values.raw,
     docFile: values.file,
+    dir: values.dir,
+    port: values.port,
+    bind: values.bind,
   });
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -24,6 +24,7 @@ import {
   readLiveDocument,
   registerCatalogueDecoders,
 } from '../importer/live-document';
+import { writeMosquittoConfig } from '../network/mosquitto-config';
 import type { CliCommand } from './args';
 
 export interface CommandOutput {
@@ -186,6 +187,15 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
     case 'seed': {
       const satellites = await seedCatalogue(ctx.database);
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };
+    }
+    case 'broker mosquitto-config': {
+      const written = await writeMosquittoConfig(command).catch((err: unknown) => {
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      });
+      return {
+        json: written,
+        text: `Configuration: ${written.config}\nStart it with: mosquitto -c ${written.config}\nThen set MQTT_BROKER_URL=${written.url}`,
+      };
     }
     case 'migrate': {
       const migrations = await migrateToLatest(ctx.database.db, ctx.database.dialect);

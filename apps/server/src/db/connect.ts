@@ -25,7 +25,13 @@ export interface Db {
 
 export function openDatabase(database: Config['database']): Db {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: 10,
+      // A runaway statement (a pathological search, a huge export page) is cancelled by the
+      // server instead of holding one of the ten connections; the request then fails cleanly.
+      ...(database.statementTimeoutMs ? { statement_timeout: database.statementTimeoutMs } : {}),
+    });
     // A dropped connection must not crash the process; the next query reports the failure (503).
     pool.on('error', () => undefined);
     // A connection dropped while a query runs also emits on the client itself; the query rejects

@@ -3,11 +3,13 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
+import * as m0005 from './migrations/0005_station_credentials';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_drop_frame_hash_index': m0002,
+  '0005_station_credentials': m0005,
 };
 
 class StaticProvider implements MigrationProvider {

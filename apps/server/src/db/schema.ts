@@ -182,6 +182,14 @@ export interface PendingCreationsTable {
   deliveredAt: number | null;
 }
 
+export interface StationCredentialsTable {
+  id: string;
+  userId: string;
+  stationName: string; // the broker accepts this password for tinygs/{userId}/{stationName}/ only
+  passwordEnc: string; // AES-256-GCM with the server secret, like users.mqttPasswordEnc
+  createdAt: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -195,6 +203,7 @@ export interface Database {
   counters: CountersTable;
   stationDailyStats: StationDailyStatsTable;
   pendingCreations: PendingCreationsTable;
+  stationCredentials: StationCredentialsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -27,19 +27,68 @@ import {
 import type { AppContext } from '../context';
 import { REPO_ROOT } from '../config';
 import { HttpError } from './errors';
+import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
 import { routeModules } from './routes';
 
 /** Paths that belong to the API; everything else under GET falls back to the web app. */
-const API_PREFIXES = ['/v1/', '/v2/', '/sse/', '/weblogin', '/credentials', '/healthz', '/openapi.json', '/docs', '/altcha', '/images/', '/pictures/', '/viewer'];
+const API_PREFIXES = [
+  '/v1/',
+  '/v2/',
+  '/sse/',
+  '/weblogin',
+  '/credentials',
+  '/healthz',
+  '/metrics',
+  '/openapi.json',
+  '/docs',
+  '/altcha',
+  '/images/',
+  '/pictures/',
+  '/viewer',
+];
 
 function isDatabaseOutage(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
   if (!e) return false;
   const code = e.code ?? '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'SQLITE_BUSY', 'SQLITE_IOERR'].includes(code) ||
-    /Connection terminated|connect ECONNREFUSED|database system is (starting up|shutting down)/i.test(e.message ?? '')
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08003',
+      '08006',
+      '08001',
+      '08004',
+      'SQLITE_BUSY',
+      'SQLITE_IOERR',
+    ].includes(code) ||
+    /Connection terminated|connect ECONNREFUSED|database system is (starting up|shutting down)/i.test(
+      e.message ?? '',
+    )
   );
+}
+
+/** Whether any string in a parsed request part holds U+0000 (bodies are bounded, so the walk is too). */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, v]) => key.includes('\u0000') || containsNul(v));
+  }
+  return false;
+}
+
+/** A hop count trusts that many proxies nearest to the server (fastify's own rule for a number). */
+function trustProxyOption(
+  trust: AppContext['config']['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 export type App = FastifyInstance<
@@ -53,33 +102,61 @@ export type App = FastifyInstance<
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
+    // Routes with smaller bodies set their own limit (http/limits.ts).
+    bodyLimit: JSON_BODY_LIMIT,
+    // TRUST_PROXY: req.ip is then the client address from X-Forwarded-For (docs/OPERATIONS.md).
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
+    requestTimeout: HTTP_TIMEOUTS.request,
+    keepAliveTimeout: HTTP_TIMEOUTS.keepAlive,
     // Station ids ({name}@{userId}) and satellite names travel as path parameters.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.headersTimeout = HTTP_TIMEOUTS.headers;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof HttpError) {
-      return reply.status(err.statusCode).send({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+      return reply
+        .status(err.statusCode)
+        .send({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({
-        path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
+        path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join(
+          '.',
+        ),
         message: v.message ?? 'invalid',
       }));
-      return reply.status(400).send({ error: `Invalid ${err.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues });
+      return reply
+        .status(400)
+        .send({
+          error: `Invalid ${err.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+          issues,
+        });
+    }
+    if ((err as { code?: string }).code === '57014') {
+      // PostgreSQL cancelled a statement that ran past DATABASE_STATEMENT_TIMEOUT_MS.
+      req.log.warn({ err, url: req.routeOptions.url }, 'statement timed out');
+      return reply.status(503).send({ error: 'The request took too long. Please narrow it down or try again later.' });
     }
     if (isDatabaseOutage(err)) {
       req.log.error({ err }, 'database unavailable');
-      return reply.status(503).send({ error: 'Service temporarily unavailable: the database cannot be reached. Please try again shortly.' });
+      return reply
+        .status(503)
+        .send({
+          error:
+            'Service temporarily unavailable: the database cannot be reached. Please try again shortly.',
+        });
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, cause: err.cause }, 'response does not match its schema');
       return reply.status(500).send({ error: 'Internal server error' });
     }
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    const status =
+      typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500
+        ? err.statusCode
+        : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
       return reply.status(500).send({ error: 'Internal server error' });
@@ -109,17 +186,41 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     frameguard: { action: 'sameorigin' },
     crossOriginEmbedderPolicy: false,
-    hsts: false,
+    // Only a server reached over https may tell browsers to insist on it.
+    hsts: ctx.config.publicUrl.startsWith('https:')
+      ? { maxAge: 180 * 24 * 3600, includeSubDomains: false }
+      : false,
   });
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
-  await app.register(rateLimit, { global: false });
+  // Replies are compressed; request bodies are not decompressed: no client of the API sends
+  // compressed bodies, and inflating them is work (and memory) an attacker could ask for.
+  await app.register(compress, {
+    globalCompression: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+  });
+  app.addHook('onRequest', async (req) => {
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw new HttpError(415, 'Compressed request bodies are not accepted.');
+    }
+  });
+  // PostgreSQL text cannot hold NUL: refused here for every route rather than failing in storage.
+  app.addHook('preValidation', async (req) => {
+    if ([req.params, req.query, req.body].some(containsNul)) {
+      throw new HttpError(400, 'Text must not contain NUL characters.');
+    }
+  });
+  // Per-route limits only (http/limits.ts); clients are keyed by address, IPv6 by /64.
+  await app.register(rateLimit, { global: false, cache: 50_000 });
 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: `${ctx.config.productName} API`,
-        description: 'Public data, accounts and station control of the ground-station network. Authenticated calls carry the headers `userId` and `sessionToken`.',
+        description:
+          'Public data, accounts and station control of the ground-station network. Authenticated calls carry the headers `userId` and `sessionToken`.',
         version: '1.0.0',
       },
     },
@@ -128,6 +229,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // Route patterns, not URLs, label the histogram: ids in paths would make a series per station.
+  app.addHook('onResponse', async (req, reply) => {
+    ctx.instanceMetrics.observeRequest(
+      req.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     try {
@@ -142,16 +252,32 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   for (const register of routeModules) await register(app, ctx);
 
   // Static files: catalogue images shipped in seed/, uploaded pictures, the viewer and the web app.
-  await app.register(fastifyStatic, { root: join(REPO_ROOT, 'apps/server/seed/images'), prefix: '/images/', decorateReply: false });
+  await app.register(fastifyStatic, {
+    root: join(REPO_ROOT, 'apps/server/seed/images'),
+    prefix: '/images/',
+    decorateReply: false,
+  });
   mkdirSync(join(ctx.config.dataDir, 'pictures'), { recursive: true });
-  await app.register(fastifyStatic, { root: join(ctx.config.dataDir, 'pictures'), prefix: '/pictures/', decorateReply: false, allowedPath: (p) => !p.includes('..') });
+  await app.register(fastifyStatic, {
+    root: join(ctx.config.dataDir, 'pictures'),
+    prefix: '/pictures/',
+    decorateReply: false,
+    allowedPath: (p) => !p.includes('..'),
+  });
   if (existsSync(ctx.config.viewerDist)) {
-    await app.register(fastifyStatic, { root: ctx.config.viewerDist, prefix: '/viewer/', decorateReply: false });
+    await app.register(fastifyStatic, {
+      root: ctx.config.viewerDist,
+      prefix: '/viewer/',
+      decorateReply: false,
+    });
     // The app embeds /viewer?sat=...; with ignoreTrailingSlash this route also answers /viewer/,
     // so it serves the page itself (its assets are absolute under /viewer/) instead of redirecting.
     const viewerPage = join(ctx.config.viewerDist, 'index.html');
     app.get('/viewer', { schema: { hide: true } }, (_req, reply) =>
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(createReadStream(viewerPage)),
+      reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(createReadStream(viewerPage)),
     );
   }
   const hasWeb = existsSync(join(ctx.config.webDist, 'index.html'));
@@ -165,7 +291,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       preCompressed: true,
       setHeaders(reply, path) {
         // Hashed bundles never change; index.html must always be revalidated.
-        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }

@@ -16,7 +16,10 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 /** The caller's user when the headers carry a live session, otherwise null. Never throws for bad input. */
-export async function sessionUser(ctx: AppContext, req: FastifyRequest): Promise<SessionUser | null> {
+export async function sessionUser(
+  ctx: AppContext,
+  req: FastifyRequest,
+): Promise<SessionUser | null> {
   const userId = header(req, 'userid');
   const token = header(req, 'sessiontoken');
   if (!userId || !token) return null;

@@ -16,7 +16,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, issues?: Issue[]) => new HttpError(400, message, issues);
+export const badRequest = (message: string, issues?: Issue[]) =>
+  new HttpError(400, message, issues);
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
 export const forbidden = (message = 'Not allowed') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);

@@ -20,6 +20,7 @@ import type { StationCommands } from './commands';
 import type { RxIngest } from './ingest/rx-ingest';
 import type { DropReason, NetworkMetrics } from './metrics';
 import type { StationRegistry } from './station-registry';
+import { TokenBucket, type BucketSize } from '../lib/token-bucket';
 
 export interface FloodLimit {
   /** more invalid messages than this within the window close the connection */
@@ -29,12 +30,47 @@ export interface FloodLimit {
 
 export const DEFAULT_FLOOD_LIMIT: FloodLimit = { maxInvalid: 50, windowMs: 10_000 };
 
+/**
+ * Per-connection rates. A station connection carries one station (PROTOCOL.md): one welcome per
+ * connect, a ping every 60 s, and a reception per frame its single radio hears, which even a
+ * fast FSK satellite keeps below a few per second; `stat/*` answers the server's own commands,
+ * which come seconds apart. Messages over a bucket are dropped and count towards the flood limit;
+ * none of these rates throttles a real station.
+ */
+export interface StationRates {
+  rx: BucketSize;
+  welcome: BucketSize;
+  ping: BucketSize;
+  stat: BucketSize;
+}
+
+export function stationRates(rxPerSecond: number): StationRates {
+  return {
+    rx: { capacity: Math.max(1, Math.ceil(rxPerSecond * 10)), perSecond: rxPerSecond },
+    welcome: { capacity: 5, perSecond: 1 / 60 },
+    ping: { capacity: 5, perSecond: 1 / 10 },
+    stat: { capacity: 30, perSecond: 1 },
+  };
+}
+
+export const DEFAULT_STATION_RATES = stationRates(10);
+
+type RatedTopic = keyof StationRates;
+
+function locationInRange(location: readonly number[]): boolean {
+  const [lat, lng] = location;
+  return (
+    lat !== undefined && lng !== undefined && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180
+  );
+}
+
 // Invalid messages are logged at warn level this many times per connection, then at debug.
 const WARN_LOGS_PER_CONNECTION = 5;
 
 interface ConnectionState {
   invalidAt: number[];
   warned: number;
+  buckets: Partial<Record<RatedTopic, TokenBucket>>;
 }
 
 type ParsedTopic = NonNullable<ReturnType<typeof parseStationTopic>>;
@@ -61,6 +97,7 @@ export class MessageRouter {
     private readonly log: Logger,
     private readonly disconnect: (connection: object) => void,
     private readonly flood: FloodLimit = DEFAULT_FLOOD_LIMIT,
+    private readonly rates: StationRates = DEFAULT_STATION_RATES,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -72,6 +109,7 @@ export class MessageRouter {
       return;
     }
     if (t.kind === 'stat') {
+      if (!this.withinRate(connection, 'stat', stationId)) return;
       this.handleStat(stationId, t.name, payload, connection);
       return;
     }
@@ -82,9 +120,15 @@ export class MessageRouter {
           this.registry.wentAway(stationId, connection);
         return;
       case TELE_TOPICS.welcome: {
+        if (!this.withinRate(connection, 'welcome', stationId)) return;
         const w = this.parse(WelcomePayloadSchema, payload, connection, stationId);
         if (!w) return;
-        this.registry.welcome(
+        if (!locationInRange(w.station_location)) {
+          this.invalid(connection, 'bad-location', stationId);
+          return;
+        }
+        this.welcome(
+          stationId,
           {
             id: stationId,
             name: t.station,
@@ -106,6 +150,7 @@ export class MessageRouter {
         return;
       }
       case TELE_TOPICS.ping: {
+        if (!this.withinRate(connection, 'ping', stationId)) return;
         const p = this.parse(PingPayloadSchema, payload, connection, stationId);
         if (!p) return;
         if (
@@ -116,15 +161,25 @@ export class MessageRouter {
         return;
       }
       case TELE_TOPICS.rx: {
+        if (!this.withinRate(connection, 'rx', stationId)) return;
         const rx = this.parse(RxPayloadSchema, payload, connection, stationId);
         if (!rx) return;
+        if (!locationInRange(rx.station_location)) {
+          this.invalid(connection, 'bad-location', stationId);
+          return;
+        }
         if (!this.registry.seen(stationId, connection)) {
           this.invalid(connection, 'unknown-station', stationId);
           return;
         }
         const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx);
-        // A repeated frame or a full queue is not the station's fault.
-        if (dropped === 'duplicate-reception' || dropped === 'queue-full')
+        // A repeated frame or a full queue is not the station's fault; its share being full is
+        // counted but does not close the connection (the writer may just be slow).
+        if (
+          dropped === 'duplicate-reception' ||
+          dropped === 'queue-full' ||
+          dropped === 'queue-share'
+        )
           this.metrics.drop(dropped);
         else if (dropped) this.invalid(connection, dropped, stationId);
         return;
@@ -132,6 +187,47 @@ export class MessageRouter {
       default:
         return;
     }
+  }
+
+  private welcome(
+    stationId: string,
+    write: Parameters<StationRegistry['welcome']>[0],
+    connection: object,
+  ): void {
+    this.registry.welcome(write, connection).then(
+      (outcome) => {
+        if (outcome !== 'station-cap') return;
+        this.metrics.drop('station-cap');
+        this.log.warn(
+          { stationId, userId: write.userId },
+          'new station refused: its owner has reached the cap on stations per user',
+        );
+      },
+      (err: unknown) => this.log.error({ err, stationId }, 'station welcome not handled'),
+    );
+  }
+
+  /** Takes a token from the connection's bucket for this topic; a message over it is dropped. */
+  private withinRate(connection: object, topic: RatedTopic, stationId: string): boolean {
+    const state = this.stateOf(connection);
+    const now = this.now();
+    let bucket = state.buckets[topic];
+    if (!bucket) {
+      bucket = new TokenBucket(this.rates[topic], now);
+      state.buckets[topic] = bucket;
+    }
+    if (bucket.take(now)) return true;
+    this.invalid(connection, 'rate-limited', stationId, topic);
+    return false;
+  }
+
+  private stateOf(connection: object): ConnectionState {
+    let state = this.connections.get(connection);
+    if (!state) {
+      state = { invalidAt: [], warned: 0, buckets: {} };
+      this.connections.set(connection, state);
+    }
+    return state;
   }
 
   private topicOf(topic: string): KnownTopic {
@@ -190,11 +286,7 @@ export class MessageRouter {
     detail?: string,
   ): void {
     this.metrics.drop(reason);
-    let state = this.connections.get(connection);
-    if (!state) {
-      state = { invalidAt: [], warned: 0 };
-      this.connections.set(connection, state);
-    }
+    const state = this.stateOf(connection);
     const now = this.now();
     if (state.warned < WARN_LOGS_PER_CONNECTION) {
       state.warned += 1;

@@ -2,31 +2,59 @@
 // together and started with the server. Intervals are options so tests need not wait minutes.
 import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS } from '@tinygs/contracts';
 import type { AppContext } from '../context';
-import { decryptSecret, safeEqual } from '../lib/crypto';
 import type { Part, RunningPart } from '../parts';
 import { COUNTERS, setCounter } from '../repositories/counters';
-import { loadStationIds, markAllStationsOffline } from '../repositories/stations';
-import { findUserById } from '../repositories/users';
+import {
+  loadSilentStationIds,
+  loadStationIds,
+  loadStationIdsOfUser,
+  loadStationStates,
+  markAllStationsOffline,
+} from '../repositories/stations';
 import { startBroker, type RunningBroker } from './broker';
+import type { BrokerAccounts } from './broker-accounts';
+import { brokerIdentity } from './broker-credentials';
+import { connectBrokerAccounts, reconcileBrokerAccounts } from './broker-accounts-sync';
+import { connectExternalBroker, type ExternalBroker } from './external-broker';
 import { StationCommands, type CommandService } from './commands';
-import { BatchWriter, DEFAULT_BATCH_WRITER_OPTIONS } from './ingest/batch-writer';
+import {
+  BatchWriter,
+  DEFAULT_BATCH_WRITER_OPTIONS,
+  type BatchWriterOptions,
+} from './ingest/batch-writer';
 import { inProcessStore, sqliteThreadStore } from './ingest/batch-store';
 import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
 import { RxIngest } from './ingest/rx-ingest';
-import { DEFAULT_FLOOD_LIMIT, MessageRouter, type FloodLimit } from './message-router';
+import {
+  DEFAULT_FLOOD_LIMIT,
+  MessageRouter,
+  stationRates,
+  type FloodLimit,
+  type StationRates,
+} from './message-router';
 import { NetworkMetrics } from './metrics';
 import { StationRegistry } from './station-registry';
 
 export interface NetworkService {
-  /** where the embedded broker listens (the simulator and tests dial it) */
+  /** where stations dial: the embedded broker's listener or the external broker */
   mqtt: { host: string; port: number; tlsPort: number | null };
+  /** station credentials live in an external broker's dynamic-security plugin */
+  brokerAccounts: BrokerAccounts | null;
   metrics: NetworkMetrics;
+  /** receptions waiting to be written */
+  queueDepth(): number;
   catalogue: SatelliteCatalogue;
   /** Records the satellite a station was tuned to (auto-tune); written with the next batch. */
   recordSatellite(stationId: string, satellite: string): void;
   /** Writes everything queued now. */
   flush(): Promise<void>;
+  /**
+   * The user's account-wide MQTT password changed: its connections that logged in with the old
+   * one are closed (station-bound ones stay) and logins checked against the old one are refused.
+   * How many connections were closed (external broker: unknown, 0). `password` is the new one.
+   */
+  accountPasswordChanged(userId: string, password: string): Promise<number>;
 }
 
 declare module '../context' {
@@ -44,11 +72,21 @@ export interface NetworkPartOptions {
   offlineAfterMs?: number;
   catalogueRefreshMs?: number;
   flood?: FloodLimit;
+  /** per-connection rates; default from MQTT_RX_PER_SECOND */
+  rates?: StationRates;
+  /** ingest queue sizes and shares (tests shrink them) */
+  queue?: Partial<Omit<BatchWriterOptions, 'flushIntervalMs'>>;
   /** SQLite: commit batches on a worker thread (default true) */
   writerThread?: boolean;
+  /** external broker: how often storage is read for stations other instances saw */
+  storedStateRefreshMs?: number;
+  /** external broker: how often the accounts are reconciled with the dynamic-security plugin */
+  reconcileMs?: number;
 }
 
 const MERGE_EXPIRY_SWEEP_MS = 5_000;
+// The firmware holds two subscriptions (PROTOCOL.md); a few more leave room for other clients.
+const SUBSCRIPTIONS_PER_CONNECTION = 16;
 
 async function start(ctx: AppContext, options: NetworkPartOptions): Promise<RunningPart> {
   const { config, database, log: rootLog } = ctx;
@@ -80,53 +118,168 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   }
   const writer = new BatchWriter(store, ctx.events, metrics, log, {
     ...DEFAULT_BATCH_WRITER_OPTIONS,
+    ...options.queue,
     flushIntervalMs: options.flushIntervalMs ?? DEFAULT_BATCH_WRITER_OPTIONS.flushIntervalMs,
   });
-  const registry = new StationRegistry(writer);
+  const limits = config.mqttLimits;
+  const external = config.mqtt.external;
+  const registry = new StationRegistry(
+    writer,
+    { perUser: limits.stationsPerUser, loadOwned: (userId) => loadStationIdsOfUser(db, userId) },
+    Date.now,
+    external !== null,
+  );
   const catalogue = new SatelliteCatalogue(db, log);
   await catalogue.refresh();
 
-  // Nobody is connected to a broker that is just starting.
-  await markAllStationsOffline(db);
-  await setCounter(db, COUNTERS.stations, 0);
-  registry.addKnown(await loadStationIds(db));
+  if (external) {
+    // Other instances and the broker keep running: storage says who is online.
+    registry.syncStored(await loadStationStates(db));
+  } else {
+    // Nobody is connected to a broker that is just starting.
+    await markAllStationsOffline(db);
+    await setCounter(db, COUNTERS.stations, 0);
+    registry.addKnown(await loadStationIds(db));
+  }
 
-  let broker: RunningBroker | null = null;
+  let publish: ((topic: string, payload: Buffer) => Promise<void>) | null = null;
   const commands = new StationCommands(
     async (topic, payload) => {
-      if (!broker) throw new Error('broker not running');
-      await broker.publish(topic, payload);
+      if (!publish) throw new Error('broker not running');
+      await publish(topic, payload);
     },
     (id) => registry.isOnline(id),
     log,
   );
   const ingest = new RxIngest(catalogue, merge, writer, metrics);
+  let disconnect: (connection: object) => void = () => undefined;
   const router = new MessageRouter(
     registry,
     ingest,
     commands,
     metrics,
     log,
-    (connection) => broker?.disconnect(connection as Parameters<RunningBroker['disconnect']>[0]),
+    (connection) => disconnect(connection),
     options.flood ?? DEFAULT_FLOOD_LIMIT,
+    options.rates ?? stationRates(limits.rxPerSecond),
   );
 
   writer.start();
-  broker = await startBroker({
+  const offlineAfterMs = options.offlineAfterMs ?? STATION_OFFLINE_AFTER_MS;
+  const sweepMs = options.offlineSweepMs ?? 60_000;
+  const timers = [
+    setInterval(() => merge.expire(Date.now()), MERGE_EXPIRY_SWEEP_MS),
+    setInterval(() => {
+      catalogue
+        .refresh()
+        .catch((err: unknown) => log.warn({ err }, 'satellite catalogue refresh failed'));
+    }, options.catalogueRefreshMs ?? 60_000),
+  ];
+  const stopTimers = () => {
+    for (const t of timers) clearInterval(t);
+  };
+
+  let link: StationLink;
+  try {
+    link = external
+      ? await externalLink(ctx, options, { router, registry, offlineAfterMs, sweepMs, timers })
+      : await embeddedLink(ctx, { router, registry, metrics, offlineAfterMs, sweepMs, timers });
+  } catch (err) {
+    stopTimers();
+    await writer.stop();
+    await store.close();
+    throw err;
+  }
+  for (const t of timers) t.unref();
+  publish = link.publish;
+  disconnect = link.disconnect;
+
+  ctx.services.commands = commands;
+  ctx.services.network = {
+    mqtt: link.mqtt,
+    brokerAccounts: link.accounts,
+    metrics,
+    queueDepth: () => writer.pending,
+    catalogue,
+    recordSatellite: (id, satellite) => writer.enqueue({ kind: 'satellite', id, satellite }),
+    flush: () => writer.flush(),
+    accountPasswordChanged: (userId, password) => link.accountPasswordChanged(userId, password),
+  };
+
+  return {
+    async stop() {
+      stopTimers();
+      delete ctx.services.commands;
+      delete ctx.services.network;
+      await link.close();
+      await writer.stop();
+      await store.close();
+    },
+  };
+}
+
+/** How stations reach this instance: the embedded broker or an external one. */
+interface StationLink {
+  mqtt: NetworkService['mqtt'];
+  accounts: BrokerAccounts | null;
+  publish(topic: string, payload: Buffer): Promise<void>;
+  /** closes what a flooding station speaks through */
+  disconnect(connection: object): void;
+  accountPasswordChanged(userId: string, password: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface LinkParts {
+  router: MessageRouter;
+  registry: StationRegistry;
+  offlineAfterMs: number;
+  sweepMs: number;
+  timers: NodeJS.Timeout[];
+}
+
+async function embeddedLink(
+  ctx: AppContext,
+  {
+    router,
+    registry,
+    metrics,
+    offlineAfterMs,
+    sweepMs,
+    timers,
+  }: LinkParts & { metrics: NetworkMetrics },
+): Promise<StationLink> {
+  const { config, log: rootLog } = ctx;
+  const log = rootLog.child({ part: 'network' });
+  const db = ctx.database.db;
+  const limits = config.mqttLimits;
+  const passwordGenerations = new Map<string, number>();
+  const broker: RunningBroker = await startBroker({
     port: config.mqtt.port,
     host: config.mqtt.host,
     tls: config.mqtt.tls,
     maxPacketBytes: MQTT_MAX_PACKET_BYTES,
+    limits: {
+      perUser: limits.connectionsPerUser,
+      perAddress: limits.connectionsPerAddress,
+      total: limits.connections,
+      subscriptionsPerConnection: SUBSCRIPTIONS_PER_CONNECTION,
+    },
+    metrics,
     log,
     async authenticate(username, password) {
-      const user = await findUserById(db, username);
-      if (!user) return false;
-      try {
-        return safeEqual(decryptSecret(user.mqttPasswordEnc, config.serverSecret), password);
-      } catch (err) {
-        log.warn({ err, userId: username }, 'MQTT password of user cannot be decrypted');
-        return false;
-      }
+      const generation = passwordGenerations.get(username) ?? 0;
+      const who = await brokerIdentity(
+        db,
+        config.serverSecret,
+        log,
+        limits.stationsPerUser * 2 + 20,
+        username,
+        password,
+      );
+      // The password changed while it was being checked: the answer may be about the old one.
+      if (who?.station === null && (passwordGenerations.get(username) ?? 0) !== generation)
+        return null;
+      return who;
     },
     onMessage: (topic, payload, client) => router.handle(topic, payload, client),
     onClientGone: (client) => registry.connectionClosed(client),
@@ -137,44 +290,103 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
         'MQTT packet above the size limit refused; connection closed',
       );
     },
-  }).catch(async (err: unknown) => {
-    await writer.stop();
-    await store.close();
-    throw err;
   });
-
-  const timers = [
-    setInterval(
-      () => registry.sweep(options.offlineAfterMs ?? STATION_OFFLINE_AFTER_MS),
-      options.offlineSweepMs ?? 60_000,
-    ),
-    setInterval(() => merge.expire(Date.now()), MERGE_EXPIRY_SWEEP_MS),
-    setInterval(() => {
-      catalogue
-        .refresh()
-        .catch((err: unknown) => log.warn({ err }, 'satellite catalogue refresh failed'));
-    }, options.catalogueRefreshMs ?? 60_000),
-  ];
-  for (const t of timers) t.unref();
-
-  const running = broker;
-  ctx.services.commands = commands;
-  ctx.services.network = {
-    mqtt: { host: config.mqtt.host, port: running.port, tlsPort: running.tlsPort },
-    metrics,
-    catalogue,
-    recordSatellite: (id, satellite) => writer.enqueue({ kind: 'satellite', id, satellite }),
-    flush: () => writer.flush(),
-  };
-
+  timers.push(setInterval(() => registry.sweep(offlineAfterMs), sweepMs));
   return {
-    async stop() {
-      for (const t of timers) clearInterval(t);
-      delete ctx.services.commands;
-      delete ctx.services.network;
-      await running.close();
-      await writer.stop();
-      await store.close();
+    mqtt: { host: config.mqtt.host, port: broker.port, tlsPort: broker.tlsPort },
+    accounts: null,
+    publish: (topic, payload) => broker.publish(topic, payload),
+    disconnect: (connection) =>
+      broker.disconnect(connection as Parameters<RunningBroker['disconnect']>[0]),
+    accountPasswordChanged(userId) {
+      passwordGenerations.set(userId, (passwordGenerations.get(userId) ?? 0) + 1);
+      return Promise.resolve(broker.disconnectUser(userId, (who) => who.station === null));
+    },
+    close: () => broker.close(),
+  };
+}
+
+/**
+ * One object per station for the router's token buckets and flood count: with an external broker
+ * the server sees no connections, only topics. Bounded; emptied when full.
+ */
+class StationKeys {
+  private readonly keys = new Map<string, { userId: string }>();
+  of(topic: string): object {
+    const [, userId = '', station = ''] = topic.split('/', 3);
+    const name = `${userId}/${station}`;
+    let key = this.keys.get(name);
+    if (!key) {
+      if (this.keys.size >= MAX_STATION_KEYS) this.keys.clear();
+      key = { userId };
+      this.keys.set(name, key);
+    }
+    return key;
+  }
+}
+
+const MAX_STATION_KEYS = 200_000;
+
+async function externalLink(
+  ctx: AppContext,
+  options: NetworkPartOptions,
+  { router, registry, offlineAfterMs, sweepMs, timers }: LinkParts,
+): Promise<StationLink> {
+  const { config, log: rootLog } = ctx;
+  const broker = config.mqtt.external;
+  if (!broker) throw new Error('no external broker configured');
+  const log = rootLog.child({ part: 'network' });
+  const db = ctx.database.db;
+  const { dynsec, accounts, serverPassword } = await connectBrokerAccounts(ctx, broker, log);
+  let ingest: ExternalBroker;
+  try {
+    await reconcileBrokerAccounts(ctx, accounts);
+    const keys = new StationKeys();
+    ingest = await connectExternalBroker({
+      broker,
+      password: serverPassword,
+      log,
+      onMessage: (topic, payload) => router.handle(topic, payload, keys.of(topic)),
+    });
+  } catch (err) {
+    await dynsec.close();
+    throw err;
+  }
+  const sweep = async () => {
+    const before = Date.now() - offlineAfterMs;
+    registry.storedSilent(await loadSilentStationIds(db, before), before);
+  };
+  const refresh = async () => registry.syncStored(await loadStationStates(db));
+  const every = (ms: number, job: () => Promise<unknown>, what: string) =>
+    timers.push(
+      setInterval(() => {
+        job().catch((err: unknown) => log.warn({ err }, `${what} failed`));
+      }, ms),
+    );
+  every(sweepMs, sweep, 'offline sweep');
+  every(options.storedStateRefreshMs ?? 10_000, refresh, 'station state refresh');
+  every(
+    options.reconcileMs ?? 10 * 60_000,
+    () => reconcileBrokerAccounts(ctx, accounts),
+    'broker account reconciliation',
+  );
+  return {
+    mqtt: { host: broker.host, port: broker.port, tlsPort: null },
+    accounts,
+    publish: (topic, payload) => ingest.publish(topic, payload),
+    disconnect(connection) {
+      // The broker holds the connections; closing the account's ones is what the server can do.
+      const userId = (connection as { userId?: string }).userId;
+      if (userId)
+        accounts.kick(userId).catch((err: unknown) => log.warn({ err, userId }, 'kick failed'));
+    },
+    async accountPasswordChanged(userId, password) {
+      await accounts.changePassword(userId, password);
+      return 0;
+    },
+    async close() {
+      await ingest.close();
+      await dynsec.close();
     },
   };
 }

@@ -1,10 +1,20 @@
 // GET /sse/events: the live event stream (see sse.ts). The hub lives as long as the HTTP app, so
 // the stream works whether or not the broker part runs in this process.
 import type { RouteModule } from '../http/routes';
-import { SseHub } from './sse';
+import { clientKey } from '../lib/address-key';
+import { DEFAULT_SSE_OPTIONS, SseHub } from './sse';
+
+const REFUSED = {
+  total: 'The live event stream is full. Please try again later.',
+  'per-address': 'Too many live event streams from your address.',
+} as const;
 
 export const sseRoutes: RouteModule = async (app, ctx) => {
-  const hub = new SseHub(ctx, ctx.log.child({ part: 'sse' }));
+  const hub = new SseHub(ctx, ctx.log.child({ part: 'sse' }), {
+    ...DEFAULT_SSE_OPTIONS,
+    maxClients: ctx.config.sseLimits.total,
+    maxClientsPerAddress: ctx.config.sseLimits.perAddress,
+  });
   hub.start();
   // Open streams would keep the HTTP server from closing.
   app.addHook('preClose', async () => hub.stop());
@@ -18,8 +28,13 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
       },
     },
     (req, reply) => {
+      const address = clientKey(req.ip);
+      const refusal = hub.refusal(address);
+      if (refusal) {
+        return reply.status(429).header('retry-after', '30').send({ error: REFUSED[refusal] });
+      }
       reply.hijack();
-      hub.add(req.raw, reply.raw);
+      hub.add(req.raw, reply.raw, address);
     },
   );
 };

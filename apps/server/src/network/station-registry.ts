@@ -1,6 +1,12 @@
-// Which stations are online, and through which broker connection. The embedded broker is the only
-// way a station can be online, so this in-memory view is authoritative; every change is queued to
-// the batch writer, which keeps the stations table and the `stations` counter in step with it.
+// Which stations are online, and through which broker connection. With the embedded broker it is
+// the only way a station can be online, so this in-memory view is authoritative; every change is
+// queued to the batch writer, which keeps the stations table and the `stations` counter in step
+// with it. With an external broker shared by several instances (`shared`), each instance sees
+// part of every station's messages: storage is authoritative, the writes count what they change,
+// and this view only says what this instance saw.
+// It also keeps the cap on stations per user: a welcome under a new name past the cap creates
+// nothing.
+import { parseStationId } from '@tinygs/contracts';
 import type { WelcomeWrite } from '../repositories/stations';
 import type { BatchWriter } from './ingest/batch-writer';
 
@@ -12,19 +18,47 @@ interface OnlineEntry {
   lastSeen: number;
 }
 
+export interface StationCap {
+  /** stations one user may have */
+  perUser: number;
+  /** the ids of one user's stations in storage (the owner may have deleted some meanwhile) */
+  loadOwned(userId: string): Promise<string[]>;
+}
+
+/** What became of a welcome. */
+export type WelcomeOutcome = 'accepted' | 'station-cap' | 'connection-closed';
+
 export class StationRegistry {
   private readonly known = new Set<string>();
+  private readonly knownByUser = new Map<string, Set<string>>();
   private readonly online = new Map<string, OnlineEntry>();
   private readonly byConnection = new Map<object, Set<string>>();
+  private readonly closedConnections = new WeakSet<object>();
+  private readonly recounts = new Map<string, Promise<void>>();
 
   constructor(
     private readonly writer: BatchWriter,
+    private readonly cap: StationCap = { perUser: Infinity, loadOwned: async () => [] },
     private readonly now: () => number = Date.now,
+    private readonly shared = false,
   ) {}
+
+  /** What storage says (shared mode): stations created and online through other instances. */
+  syncStored(states: readonly { id: string; online: boolean }[]): void {
+    this.storedOnline = new Set(states.filter((s) => s.online).map((s) => s.id));
+    for (const s of states) this.remember(s.id);
+  }
+
+  private storedOnline = new Set<string>();
+
+  /** Who came online: known here, or (shared) for storage to tell. */
+  private cameOnline(id: string): boolean | null {
+    return this.shared ? null : !this.online.has(id);
+  }
 
   /** Stations that exist in storage (they may send pings and receptions). */
   addKnown(ids: Iterable<string>): void {
-    for (const id of ids) this.known.add(id);
+    for (const id of ids) this.remember(id);
   }
 
   isKnown(id: string): boolean {
@@ -32,18 +66,66 @@ export class StationRegistry {
   }
 
   isOnline(id: string): boolean {
-    return this.online.has(id);
+    return this.online.has(id) || this.storedOnline.has(id);
   }
 
   onlineCount(): number {
     return this.online.size;
   }
 
-  welcome(write: WelcomeWrite, connection: ConnectionKey): void {
-    const cameOnline = !this.online.has(write.id);
-    this.known.add(write.id);
+  /**
+   * A station's welcome: creates it when new. A new station of a user at the cap is refused once
+   * the user's stations have been counted again from storage (deleted ones no longer count).
+   */
+  async welcome(write: WelcomeWrite, connection: ConnectionKey): Promise<WelcomeOutcome> {
+    if (!this.known.has(write.id) && this.ownedBy(write.userId) >= this.cap.perUser) {
+      await this.recount(write.userId);
+      if (!this.known.has(write.id) && this.ownedBy(write.userId) >= this.cap.perUser)
+        return 'station-cap';
+      if (connection !== null && this.closedConnections.has(connection)) return 'connection-closed';
+    }
+    const cameOnline = this.cameOnline(write.id);
+    this.remember(write.id);
     this.bind(write.id, connection, write.at);
     this.writer.enqueue({ kind: 'welcome', write, cameOnline });
+    return 'accepted';
+  }
+
+  private ownedBy(userId: string): number {
+    return this.knownByUser.get(userId)?.size ?? 0;
+  }
+
+  private remember(id: string): void {
+    this.known.add(id);
+    const userId = parseStationId(id)?.userId;
+    if (userId === undefined) return;
+    let ids = this.knownByUser.get(userId);
+    if (!ids) {
+      ids = new Set();
+      this.knownByUser.set(userId, ids);
+    }
+    ids.add(id);
+  }
+
+  /** Stations in storage plus those online (their welcome may not be stored yet). */
+  private recount(userId: string): Promise<void> {
+    let pending = this.recounts.get(userId);
+    if (!pending) {
+      pending = this.cap
+        .loadOwned(userId)
+        .then((stored) => {
+          const ids = new Set(stored);
+          for (const id of this.knownByUser.get(userId) ?? []) {
+            if (this.online.has(id)) ids.add(id);
+            else if (!ids.has(id)) this.known.delete(id);
+          }
+          this.knownByUser.set(userId, ids);
+          for (const id of ids) this.known.add(id);
+        })
+        .finally(() => this.recounts.delete(userId));
+      this.recounts.set(userId, pending);
+    }
+    return pending;
   }
 
   /**
@@ -58,22 +140,37 @@ export class StationRegistry {
   ): boolean {
     if (!this.known.has(id)) return false;
     const at = this.now();
-    const cameOnline = !this.online.has(id);
+    const first = !this.online.has(id);
     this.bind(id, connection, at);
-    if (cameOnline || report) this.writer.enqueue({ kind: 'seen', id, at, ...report, cameOnline });
+    if (first || report)
+      this.writer.enqueue({
+        kind: 'seen',
+        id,
+        at,
+        ...report,
+        cameOnline: this.shared ? null : first,
+      });
     return true;
   }
 
   /** The station's last will (`tele/status` 0). Ignored when a newer connection speaks for it. */
   wentAway(id: string, connection: ConnectionKey): void {
     const entry = this.online.get(id);
-    if (!entry) return;
+    if (!entry) {
+      // Another instance may have seen it come online.
+      if (this.shared) {
+        this.storedOnline.delete(id);
+        this.writer.enqueue({ kind: 'offline', ids: [id] });
+      }
+      return;
+    }
     if (entry.connection !== null && connection !== null && entry.connection !== connection) return;
     this.setOffline([id]);
   }
 
   /** The broker connection closed: every station it spoke for is offline. */
   connectionClosed(connection: object): void {
+    this.closedConnections.add(connection);
     const ids = this.byConnection.get(connection);
     this.byConnection.delete(connection);
     if (!ids) return;
@@ -105,13 +202,29 @@ export class StationRegistry {
     }
   }
 
-  private setOffline(ids: string[]): void {
+  /**
+   * Shared mode: stations whose stored last sign of life is older than `silentBefore` (any
+   * instance may have heard from them since this one did) go offline in storage, unless heard of
+   * meanwhile.
+   */
+  storedSilent(ids: string[], silentBefore: number): void {
     if (ids.length === 0) return;
+    this.forget(ids.filter((id) => (this.online.get(id)?.lastSeen ?? 0) < silentBefore));
+    this.writer.enqueue({ kind: 'offline', ids, silentBefore });
+  }
+
+  private forget(ids: readonly string[]): void {
     for (const id of ids) {
       const entry = this.online.get(id);
       if (entry?.connection) this.byConnection.get(entry.connection)?.delete(id);
       this.online.delete(id);
+      this.storedOnline.delete(id);
     }
+  }
+
+  private setOffline(ids: string[]): void {
+    if (ids.length === 0) return;
+    this.forget(ids);
     this.writer.enqueue({ kind: 'offline', ids });
   }
 }

@@ -21,6 +21,7 @@ import {
 import { sendCached } from './http-cache';
 import { positionNow, tleOf, toSatellite } from './wire';
 
+const TEXT_TYPE = 'text/plain; charset=utf-8';
 const INACTIVE = ['Inactive', 'BInactive'];
 /** Not in orbit (yet, or any more): nothing to draw on the live map. */
 const NOT_ON_MAP = ['Inactive', 'BInactive', 'Future', 'BFuture'];
@@ -139,23 +140,38 @@ export const catalogueRoutes: RouteModule = async (app, ctx) => {
     },
   );
 
+  // Element-set files: three lines per satellite, the first the catalogue name that packets carry
+  // in `satellite` (tools key the sets by it), LF line endings. The element set's own title line
+  // stays in /v1/satellite/{name} (`tle[0]`).
+  const elementSets = async (excludeStatuses: readonly string[]) => {
+    const rows = await listSatellites(db, { excludeStatuses });
+    return rows.flatMap((r) => {
+      const tle = tleOf(r);
+      return tle ? [`${r.name}\n${tle[1]}\n${tle[2]}\n`] : [];
+    });
+  };
+  const textSchema = { tags: ['public'], response: { 200: z.string() } };
   app.get(
     '/v1/tles.txt',
     {
       schema: {
-        tags: ['public'],
-        summary: 'Three lines per satellite: name, line 1, line 2',
-        response: { 200: z.string() },
+        ...textSchema,
+        summary: 'Three lines per satellite not retired: name, line 1, line 2',
       },
     },
-    async (req, reply) => {
-      const rows = await listSatellites(db, { excludeStatuses: INACTIVE });
-      const text = rows
-        .map((r) => tleOf(r))
-        .filter((t): t is [string, string, string] => t !== null)
-        .map((t) => t.join('\n'))
-        .join('\n');
-      return sendCached(req, reply, `${text}\n`, 'text/plain; charset=utf-8', 300);
+    async (req, reply) =>
+      sendCached(req, reply, (await elementSets(INACTIVE)).join(''), TEXT_TYPE, 300),
+  );
+  app.get(
+    '/v1/tinygs_supported.txt',
+    {
+      schema: {
+        ...textSchema,
+        summary:
+          'Three lines per satellite the network listens to (those on the live map): name, line 1, line 2',
+      },
     },
+    async (req, reply) =>
+      sendCached(req, reply, (await elementSets(NOT_ON_MAP)).join(''), TEXT_TYPE, 300),
   );
 };

@@ -2,6 +2,7 @@
 // and a search over satellites and stations.
 import { Readable } from 'node:stream';
 import {
+  EXPORT_MAX_RANGE_MS,
   ErrorBodySchema,
   ExportQuerySchema,
   SearchQuerySchema,
@@ -16,7 +17,7 @@ import { requireOwner } from '../http/auth';
 import { notFound } from '../http/errors';
 import type { RouteModule } from '../http/routes';
 import { findSatellite, searchSatellites } from '../repositories/public/catalogue-reads';
-import { exportPage, type ExportCursor } from '../repositories/public/packet-reads';
+import { exportPage, exportRowAt, type ExportCursor } from '../repositories/public/packet-reads';
 import { searchStations, stationOwner } from '../repositories/public/station-reads';
 
 const EXPORT_PAGE_ROWS = 1000;
@@ -72,14 +73,25 @@ function exportRecord(p: PacketRow) {
   };
 }
 
-/** Pages through the range on demand: the stream pulls the next page only when the client reads. */
-function exportStream(db: Kysely<Database>, query: ExportQuery): Readable {
-  const filter = {
-    satellite: query.satellite,
-    stationId: query.station,
-    from: query.from,
-    to: query.to,
-  };
+/**
+ * The range actually exported: both ends given (at most EXPORT_MAX_RANGE_MS apart, checked by the
+ * schema), or the missing ones filled so that it spans EXPORT_MAX_RANGE_MS, ending now by default.
+ */
+export function exportRange(query: ExportQuery, now = Date.now()): { from: number; to: number } {
+  if (query.from !== undefined && query.to !== undefined) return { from: query.from, to: query.to };
+  if (query.from !== undefined) return { from: query.from, to: query.from + EXPORT_MAX_RANGE_MS };
+  const to = query.to ?? now;
+  return { from: Math.max(0, to - EXPORT_MAX_RANGE_MS), to };
+}
+
+type ExportFilter = { satellite?: string; stationId?: string; from: number; to: number };
+
+/**
+ * Pages through the range on demand: the stream pulls the next page only when the client reads,
+ * and stops after `limit` rows.
+ */
+function exportStream(db: Kysely<Database>, query: ExportQuery, filter: ExportFilter): Readable {
+  let remaining = query.limit;
   let cursor: ExportCursor | null = null;
   let first = true;
   let done = false;
@@ -88,7 +100,9 @@ function exportStream(db: Kysely<Database>, query: ExportQuery): Readable {
     async read() {
       try {
         if (done) return;
-        const rows = await exportPage(db, filter, cursor, EXPORT_PAGE_ROWS);
+        const pageRows = Math.min(EXPORT_PAGE_ROWS, remaining);
+        const rows = await exportPage(db, filter, cursor, pageRows);
+        remaining -= rows.length;
         let chunk = '';
         if (first) chunk += csv ? `${CSV_COLUMNS.join(',')}\n` : '[';
         for (const row of rows) {
@@ -100,7 +114,7 @@ function exportStream(db: Kysely<Database>, query: ExportQuery): Readable {
         }
         const last = rows[rows.length - 1];
         if (last) cursor = { serverTime: last.serverTime, id: last.id };
-        if (rows.length < EXPORT_PAGE_ROWS) {
+        if (rows.length < pageRows || remaining <= 0) {
           done = true;
           if (!csv) chunk += first ? '[]\n' : '\n]\n';
           this.push(chunk);
@@ -124,7 +138,9 @@ export const exportRoutes: RouteModule = async (app, ctx) => {
       schema: {
         tags: ['public'],
         summary:
-          'Every packet of a satellite (anyone) or a station (its owner) in a time range, streamed as JSON or CSV',
+          'Packets of a satellite (anyone) or a station (its owner) in a time range, oldest first, streamed as JSON or CSV',
+        description:
+          'At most `limit` rows (default 1000, at most 10000) from a range of at most 31 days (missing ends are filled: the last 31 days by default). The headers X-Export-From, X-Export-To and X-Export-Limit give what was applied; X-Export-Next-From is present when more rows follow: ask again with from set to it (rows at that very millisecond may repeat).',
         querystring: ExportQuerySchema,
         response: {
           200: z.string(),
@@ -145,11 +161,19 @@ export const exportRoutes: RouteModule = async (app, ctx) => {
       if (q.satellite && !(await findSatellite(db, q.satellite)))
         throw notFound(`Unknown satellite: ${q.satellite}`);
       const name = (q.station ?? q.satellite ?? 'packets').replace(/[^A-Za-z0-9_@-]/g, '_');
+      const range = exportRange(q);
+      const filter = { satellite: q.satellite, stationId: q.station, ...range };
+      // One indexed probe says whether the limit cuts the range short, before the body starts.
+      const next = await exportRowAt(db, filter, q.limit);
+      if (next) reply.header('x-export-next-from', String(next.serverTime));
       reply
+        .header('x-export-from', String(range.from))
+        .header('x-export-to', String(range.to))
+        .header('x-export-limit', String(q.limit))
         .header('content-disposition', `attachment; filename="${name}.${q.format}"`)
         .header('cache-control', 'no-store')
         .type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-      return (reply as FastifyReply).send(exportStream(db, q));
+      return (reply as FastifyReply).send(exportStream(db, q, filter));
     },
   );
 

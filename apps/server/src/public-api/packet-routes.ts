@@ -18,7 +18,7 @@ import {
   type PacketsV2Response,
 } from '@tinygs/contracts';
 import { sessionUser } from '../http/auth';
-import { notFound, unauthorized } from '../http/errors';
+import { badRequest, notFound, unauthorized } from '../http/errors';
 import type { RouteModule } from '../http/routes';
 import { findSatellite, templatesOf } from '../repositories/public/catalogue-reads';
 import {
@@ -69,20 +69,23 @@ export const packetRoutes: RouteModule = async (app, ctx) => {
       schema: {
         tags: ['public'],
         summary:
-          'The latest 50 packets, of one satellite (?satellite=) or one station (?station=name@userId)',
+          'The latest 50 packets, of one satellite (?satellite=) or one station (?station=name@userId); a station’s older ones page by page (?before=, ?limit= up to 500)',
         querystring: PacketsV2QuerySchema,
         response: { 200: PacketsV2ResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
       },
     },
     async (req, reply) => {
-      const { satellite, station } = req.query;
+      const { satellite, station, before, limit } = req.query;
       if (!station) {
+        if (before !== undefined || limit !== undefined)
+          throw badRequest('before and limit page a station’s packets: add station=name@userId');
         const key = satellite ?? '';
         const doc = await latest.get(key, () => latestDocument(satellite ?? null));
         return sendPrepared(req, reply, doc);
       }
       if (!(await findStation(db, station))) throw notFound(`Unknown station: ${station}`);
-      const rows = await stationPackets(db, station, null, PACKETS_PAGE_SIZE);
+      // Public like every packet: tools polling a busy station page back with the last serverTime.
+      const rows = await stationPackets(db, station, before ?? null, limit ?? PACKETS_PAGE_SIZE);
       const templates = await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
       const body: PacketsV2Response = { packets: rows.map(toPacket), templates };
       return sendJson(req, reply, JSON.stringify(body));

@@ -24,6 +24,11 @@ import { DocumentCache } from './document-cache';
 import { PreparedBody, sendJson, sendPrepared } from './http-cache';
 
 const DAY_MS = 86_400_000;
+/** A busy station hears thousands of frames a day: its statistics hold the newest this many. */
+export const STATION_STATS_MAX_FRAMES = 10_000;
+/** Statistics are kept this long per station, for at most STATS_CACHE_STATIONS stations. */
+const STATS_CACHE_MS = 60_000;
+const STATS_CACHE_STATIONS = 1_000;
 /** Changes without an event (pings updating lastSeen) show within this time. */
 const LIST_TTL_MS = 2_000;
 
@@ -159,6 +164,7 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
     },
   );
 
+  const statsCache = new Map<string, { at: number; body: StationStatistics }>();
   app.get(
     '/v1/station/:id/statistics',
     {
@@ -175,10 +181,12 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req) => {
+      const cached = statsCache.get(req.params.id);
+      if (cached && cached.at > Date.now() - STATS_CACHE_MS) return cached.body;
       if (!(await findStation(db, req.params.id)))
         throw notFound(`Unknown station: ${req.params.id}`);
       const since = Math.floor(Date.now() / DAY_MS) * DAY_MS - (STATION_STATS_DAYS - 1) * DAY_MS;
-      const rows = await stationFramesSince(db, req.params.id, since);
+      const rows = await stationFramesSince(db, req.params.id, since, STATION_STATS_MAX_FRAMES);
       const days = new Map<string, StationStatistics[number]>();
       for (const r of rows) {
         const day = new Date(r.serverTime).toISOString().slice(0, 10);
@@ -189,7 +197,15 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
         });
         days.set(day, entry);
       }
-      return [...days.values()];
+      const body = [...days.values()];
+      // Oldest entry out first once full (a Map iterates in insertion order).
+      statsCache.delete(req.params.id);
+      if (statsCache.size >= STATS_CACHE_STATIONS) {
+        const oldest = statsCache.keys().next().value;
+        if (oldest !== undefined) statsCache.delete(oldest);
+      }
+      statsCache.set(req.params.id, { at: Date.now(), body });
+      return body;
     },
   );
 };

@@ -29,6 +29,8 @@ export interface WelcomeResult {
   created: boolean;
   /** the user had no station before this one */
   firstOfUser: boolean;
+  /** it was stored as offline (or not at all) before */
+  cameOnline: boolean;
 }
 
 /** Creates the station `{name}@{userId}` or updates it; the station is online afterwards. */
@@ -47,12 +49,15 @@ export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promi
     ...(w.satellite !== undefined ? { satellite: w.satellite } : {}),
     ...(w.modemConf !== undefined ? { modemConf: w.modemConf } : {}),
   };
-  const updated = await db
-    .updateTable('stations')
-    .set(reported)
+  const before = await db
+    .selectFrom('stations')
+    .select('status')
     .where('id', '=', w.id)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return { created: false, firstOfUser: false };
+  if (before) {
+    await db.updateTable('stations').set(reported).where('id', '=', w.id).execute();
+    return { created: false, firstOfUser: false, cameOnline: before.status !== 1 };
+  }
   const sibling = await db
     .selectFrom('stations')
     .select('id')
@@ -96,14 +101,28 @@ export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promi
       crcErrors: 0,
     })
     .execute();
-  return { created: true, firstOfUser: sibling === undefined };
+  return { created: true, firstOfUser: sibling === undefined, cameOnline: true };
 }
 
-/** `tele/ping` (or any sign of life): online, last seen now, Wi-Fi and radio state when reported. */
+/**
+ * `tele/ping` (or any sign of life): online, last seen now, Wi-Fi and radio state when reported.
+ * With `detectFlip`, whether it was stored as offline before (one more statement).
+ */
 export async function writeSeen(
   db: Kysely<Database>,
   s: { id: string; at: number; wifiRssi?: number; radioStatus?: number },
-): Promise<void> {
+  detectFlip = false,
+): Promise<boolean> {
+  let flipped = false;
+  if (detectFlip) {
+    const res = await db
+      .updateTable('stations')
+      .set({ status: 1 })
+      .where('id', '=', s.id)
+      .where('status', '!=', 1)
+      .executeTakeFirst();
+    flipped = Number(res.numUpdatedRows) > 0;
+  }
   await db
     .updateTable('stations')
     .set({
@@ -114,15 +133,46 @@ export async function writeSeen(
     })
     .where('id', '=', s.id)
     .execute();
+  return flipped;
 }
 
-export async function writeOffline(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
+/** Marks the stations offline; returns those that were online (and, with `silentBefore`, silent). */
+export async function writeOffline(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  silentBefore?: number,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  let query = db
     .updateTable('stations')
     .set({ status: 0 })
     .where('id', 'in', [...ids])
+    .where('status', '!=', 0);
+  if (silentBefore !== undefined) query = query.where('lastSeen', '<', silentBefore);
+  const rows = await query.returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Online stations whose stored last sign of life is older than `before` (shared-broker sweep). */
+export async function loadSilentStationIds(
+  db: Kysely<Database>,
+  before: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('stations')
+    .select('id')
+    .where('status', '=', 1)
+    .where('lastSeen', '<', before)
     .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Ids of every station and of those stored as online (instances sharing a broker catch up). */
+export async function loadStationStates(
+  db: Kysely<Database>,
+): Promise<{ id: string; online: boolean }[]> {
+  const rows = await db.selectFrom('stations').select(['id', 'status']).execute();
+  return rows.map((r) => ({ id: r.id, online: r.status === 1 }));
 }
 
 /** At start-up nobody is connected to a freshly started broker: every station is offline. */
@@ -137,6 +187,15 @@ export async function markAllStationsOffline(db: Kysely<Database>): Promise<numb
 
 export async function loadStationIds(db: Kysely<Database>): Promise<string[]> {
   const rows = await db.selectFrom('stations').select('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The ids of one owner's stations (the broker's station cap re-counts them). */
+export async function loadStationIdsOfUser(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<string[]> {
+  const rows = await db.selectFrom('stations').select('id').where('userId', '=', userId).execute();
   return rows.map((r) => r.id);
 }
 

@@ -99,3 +99,24 @@ export async function updateTelegramChat(
 ): Promise<void> {
   await db.updateTable('users').set(chat).where('id', '=', id).execute();
 }
+
+/** Replaces the account-wide MQTT password (already encrypted). */
+export async function setMqttPasswordEnc(
+  db: Kysely<Database>,
+  id: string,
+  mqttPasswordEnc: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ mqttPasswordEnc })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Every account's encrypted MQTT password (reconciling an external broker's accounts). */
+export async function listUserMqttSecrets(
+  db: Kysely<Database>,
+): Promise<{ id: string; mqttPasswordEnc: string }[]> {
+  return db.selectFrom('users').select(['id', 'mqttPasswordEnc']).execute();
+}

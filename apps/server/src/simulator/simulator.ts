@@ -2,11 +2,16 @@
 // they are tuned to. Each satellite beacons on its own schedule; every station tuned to it that has
 // it above 5 degrees hears the same bytes (so receptions merge into one packet), with RSSI and SNR
 // from the slant range, a few CRC errors and the odd test frame.
-import { bandOfFrequency, CRC_ERROR_MARKER, TEST_FRAME_PREFIX } from '@tinygs/contracts';
+import {
+  bandOfFrequency,
+  CRC_ERROR_MARKER,
+  TEST_FRAME_PREFIX,
+  type ModemConf,
+} from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import { FrameMaker } from './frames';
 import type { StationSpec } from './layout';
-import { MIN_ELEVATION_DEG, simulateReception } from './radio';
+import { MIN_ELEVATION_DEG, simulateReception, type SimReception } from './radio';
 import { lookFrom, type SimSatellite } from './sky';
 import { VirtualStation, type StationCredentials } from './virtual-station';
 
@@ -202,44 +207,66 @@ export class Simulator {
     now: number,
   ): void {
     const modem = station.tuning?.modem ?? sat.config;
-    const data = Buffer.from(bytes).toString('base64');
-    const common = {
-      station_location: station.spec.location,
-      frequency: modem.freq,
-      frequency_offset: 0,
-      satellite: sat.name,
-      NORAD: sat.norad,
-      rssi: rx.rssiDbm,
-      snr: rx.snrDb,
-      // What is left of the Doppler shift after the station's own correction, plus crystal error.
-      frequency_error: Math.round(
-        rx.frequencyErrorHz - (modem.freq * 1e6 * rangeRateKmPerS) / 299_792.458 / 20,
-      ),
-      unix_GS_time: Math.floor(now / 1000),
-      usec_time: now * 1000 + Math.floor(Math.random() * 1000),
-      crc_error: crcError,
-      data,
-      noisy: false,
-    };
-    const payload =
-      modem.mode === 'LoRa'
-        ? {
-            ...common,
-            mode: 'LoRa',
-            sf: modem.sf ?? 10,
-            cr: modem.cr ?? 5,
-            bw: modem.bw ?? 125,
-            iIQ: modem.iIQ ?? false,
-          }
-        : {
-            ...common,
-            mode: 'FSK',
-            bitrate: modem.br ?? 9.6,
-            freqdev: modem.fd ?? 5,
-            rxBw: modem.bw ?? 25,
-            data_raw: data,
-          };
+    const payload = rxMessage(
+      station.spec.location,
+      modem,
+      sat,
+      bytes,
+      crcError,
+      rx,
+      rangeRateKmPerS,
+      now,
+    );
     station.publish('tele', 'rx', payload);
     this.rxSent += 1;
   }
+}
+
+/** The `tele/rx` a firmware station publishes for one frame (PROTOCOL.md field names). */
+export function rxMessage(
+  location: readonly [number, number],
+  modem: ModemConf,
+  sat: Pick<SimSatellite, 'name' | 'norad'>,
+  bytes: Uint8Array,
+  crcError: boolean,
+  rx: Pick<SimReception, 'rssiDbm' | 'snrDb' | 'frequencyErrorHz'>,
+  rangeRateKmPerS: number,
+  now: number,
+): Record<string, unknown> {
+  const data = Buffer.from(bytes).toString('base64');
+  const common = {
+    station_location: location,
+    frequency: modem.freq,
+    frequency_offset: 0,
+    satellite: sat.name,
+    NORAD: sat.norad,
+    rssi: rx.rssiDbm,
+    snr: rx.snrDb,
+    // What is left of the Doppler shift after the station's own correction, plus crystal error.
+    frequency_error: Math.round(
+      rx.frequencyErrorHz - (modem.freq * 1e6 * rangeRateKmPerS) / 299_792.458 / 20,
+    ),
+    unix_GS_time: Math.floor(now / 1000),
+    usec_time: now * 1000 + Math.floor(Math.random() * 1000),
+    crc_error: crcError,
+    data,
+    noisy: false,
+  };
+  return modem.mode === 'LoRa'
+    ? {
+        ...common,
+        mode: 'LoRa',
+        sf: modem.sf ?? 10,
+        cr: modem.cr ?? 5,
+        bw: modem.bw ?? 125,
+        iIQ: modem.iIQ ?? false,
+      }
+    : {
+        ...common,
+        mode: 'FSK',
+        bitrate: modem.br ?? 9.6,
+        freqdev: modem.fd ?? 5,
+        rxBw: modem.bw ?? 25,
+        data_raw: data,
+      };
 }

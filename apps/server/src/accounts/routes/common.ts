@@ -1,6 +1,7 @@
 // Schema pieces shared by the account routes.
 import { ErrorBodySchema } from '@tinygs/contracts';
 import { z } from 'zod';
+import { clientKey } from '../../lib/address-key';
 
 /**
  * The session headers, documented for the OpenAPI page. Optional on purpose: a call without them
@@ -20,7 +21,7 @@ export const authErrors = {
   429: ErrorBodySchema,
 } as const;
 
-/** Client address for per-address rate limits. */
+/** Client address for per-address rate limits (behind TRUST_PROXY the forwarded one; IPv6 /64). */
 export function clientAddress(req: { ip: string }): string {
-  return req.ip || 'unknown';
+  return clientKey(req.ip);
 }

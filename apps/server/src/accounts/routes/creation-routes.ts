@@ -10,20 +10,25 @@ import {
 import type { RouteModule } from '../../http/routes';
 import { requireOwner, requireUser } from '../../http/auth';
 import { collectCredentials, creationStatus, submitCreation } from '../creation';
-import { enforceLimit } from '../rate-limit';
-import { accountsState } from '../state';
-import { authErrors, clientAddress, SessionHeadersSchema } from './common';
+import { BODY_LIMITS, limitRequests } from '../../http/limits';
+import { authErrors, SessionHeadersSchema } from './common';
 import { ownUserFirst } from './guards';
 
 const POLL_WAIT =
   'Too many requests from your address. A station asks every 15 seconds; please slow down.';
 
-export const creationRoutes: RouteModule = async (app, ctx) => {
-  const { limits } = accountsState(ctx);
+const MINUTE_MS = 60_000;
 
+export const creationRoutes: RouteModule = async (app, ctx) => {
   app.post(
     '/v1/otp',
     {
+      bodyLimit: BODY_LIMITS.otp,
+      ...limitRequests({
+        perClient: 30,
+        windowMs: MINUTE_MS,
+        global: { capacity: 300, perSecond: 20 },
+      }),
       preValidation: ownUserFirst(ctx, 'query', 'userId'),
       schema: {
         tags: ['accounts'],
@@ -59,6 +64,14 @@ export const creationRoutes: RouteModule = async (app, ctx) => {
   app.get(
     '/credentials',
     {
+      // Codes are only 6 digits: unthrottled polling could sweep them all within the 30 minutes.
+      // A station asks every 15 s; 20 a minute leaves room for a few behind one address.
+      ...limitRequests({
+        perClient: 20,
+        windowMs: MINUTE_MS,
+        global: { capacity: 500, perSecond: 50 },
+        message: POLL_WAIT,
+      }),
       schema: {
         tags: ['stations'],
         summary:
@@ -73,8 +86,6 @@ export const creationRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      // Codes are only 6 digits: unthrottled polling could sweep them all within the 30 minutes.
-      enforceLimit(reply, limits.credentialsPerAddress, clientAddress(req), POLL_WAIT);
       reply.header('cache-control', 'no-store');
       return collectCredentials(ctx, req.query.otp);
     },

@@ -12,6 +12,7 @@ import { badRequest, unauthorized } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { AltchaChallengeSchema } from '../bot-check';
 import { login, logout, requestWebLogin, WEBLOGIN_MESSAGE } from '../login';
+import { BODY_LIMITS, limitRequests } from '../../http/limits';
 import { enforceLimit } from '../rate-limit';
 import { accountsState } from '../state';
 import { clientAddress, SessionHeadersSchema } from './common';
@@ -21,6 +22,8 @@ const EMAIL_WAIT =
   'A login link was just requested for this address. Please wait 30 seconds and try again.';
 const ADDRESS_WAIT = 'Too many login requests from your address. Please try again later.';
 const FAILED_WAIT = 'Too many failed logins from your address. Please try again later.';
+const ACCOUNT_WAIT = 'Too many failed logins for this account. Please try again later.';
+const MINUTE_MS = 60_000;
 
 export const loginRoutes: RouteModule = async (app, ctx) => {
   const { botCheck, limits } = accountsState(ctx);
@@ -43,6 +46,14 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
   app.post(
     '/weblogin',
     {
+      bodyLimit: BODY_LIMITS.weblogin,
+      // Each request may send a mail: 10 per client per 10 minutes, about 2 a second overall.
+      ...limitRequests({
+        perClient: 10,
+        windowMs: 10 * MINUTE_MS,
+        global: { capacity: 100, perSecond: 2 },
+        message: ADDRESS_WAIT,
+      }),
       schema: {
         tags: ['accounts'],
         summary:
@@ -52,7 +63,6 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      enforceLimit(reply, limits.loginPerAddress, clientAddress(req), ADDRESS_WAIT);
       const check = await botCheck.verify(req.body.captcha);
       if (check === 'expired') throw badRequest(CAPTCHA_ERRORS.expired);
       if (check !== 'ok') throw badRequest(CAPTCHA_ERRORS.error);
@@ -67,6 +77,12 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
   app.post(
     '/v1/login',
     {
+      bodyLimit: BODY_LIMITS.login,
+      ...limitRequests({
+        perClient: 60,
+        windowMs: MINUTE_MS,
+        global: { capacity: 600, perSecond: 50 },
+      }),
       schema: {
         tags: ['accounts'],
         summary: 'Exchange a login link token for a session token',
@@ -83,9 +99,14 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
       const address = clientAddress(req);
       // Only failures count, so a household logging in repeatedly is never locked out.
       enforceLimit(reply, limits.failedLoginPerAddress, address, FAILED_WAIT, false);
+      // Per account too, higher than per address so a guesser elsewhere rarely locks its owner
+      // out (tokens are 256-bit: guessing is hopeless, this bounds the lookups it costs).
+      const account = req.body.userId;
+      enforceLimit(reply, limits.failedLoginPerAccount, account, ACCOUNT_WAIT, false);
       const sessionToken = await login(ctx, req.body.loginToken, req.body.userId);
       if (!sessionToken) {
         limits.failedLoginPerAddress.record(address);
+        limits.failedLoginPerAccount.record(account);
         throw unauthorized(LOGIN_FAILED);
       }
       return { sessionToken };

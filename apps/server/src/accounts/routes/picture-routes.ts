@@ -18,6 +18,7 @@ import {
   pictureSrc,
   pictureThumbSrc,
 } from '../../repositories/pictures';
+import { limitRequests } from '../../http/limits';
 import { addPicture, removePicture } from '../pictures';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownedStation, ownStationFirst } from './guards';
@@ -46,6 +47,13 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
     scoped.post(
       '/v1/station/:id/image',
       {
+        // Decoding a picture is the costliest thing a user can ask for: bounded per client and
+        // overall before the upload is read.
+        ...limitRequests({
+          perClient: 60,
+          windowMs: 10 * 60_000,
+          global: { capacity: 60, perSecond: 2 },
+        }),
         preValidation: ownerFirst,
         schema: {
           tags: ['stations'],

@@ -16,6 +16,7 @@ import { getProfile, updateProfile, validateEmail } from '../profile';
 import { mqttCredentialsOf } from '../users';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownUserFirst } from './guards';
+import { BODY_LIMITS, limitRequests } from '../../http/limits';
 
 const ValidateQuerySchema = z.object({ token: z.string().min(1, 'token is required').max(200) });
 
@@ -47,6 +48,13 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
   app.put(
     '/v1/user/:userId',
     {
+      bodyLimit: BODY_LIMITS.profile,
+      // A changed address gets a validation mail: bounded per client before the body is read.
+      ...limitRequests({
+        perClient: 30,
+        windowMs: 60_000,
+        global: { capacity: 300, perSecond: 20 },
+      }),
       preValidation: ownUserFirst(ctx, 'params', 'userId'),
       schema: {
         tags: ['accounts'],

@@ -15,6 +15,7 @@ import { badRequest } from '../../http/errors';
 import { deleteStation, editStation, operateStation, testFrame, transmit } from '../station-owner';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownedStation, ownStationFirst } from './guards';
+import { BODY_LIMITS } from '../../http/limits';
 
 const ownerErrors = { ...authErrors, 409: ErrorBodySchema, 503: ErrorBodySchema } as const;
 
@@ -90,6 +91,7 @@ export const stationRoutes: RouteModule = async (app, ctx) => {
   app.post(
     '/v2/station/:id/tx',
     {
+      bodyLimit: BODY_LIMITS.tx,
       preValidation: ownerFirst,
       schema: {
         tags: ['stations'],

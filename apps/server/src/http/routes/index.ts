@@ -5,11 +5,13 @@ import type { AppContext } from '../../context';
 import {
   creationRoutes,
   loginRoutes,
+  mqttPasswordRoutes,
   pictureRoutes,
   profileRoutes,
   stationRoutes,
 } from '../../accounts/routes';
 import { sseRoutes } from '../../network/sse-route';
+import { metricsRoutes } from '../../ops/metrics-route';
 import { catalogueRoutes } from '../../public-api/catalogue-routes';
 import { exportRoutes } from '../../public-api/export-routes';
 import { packetRoutes } from '../../public-api/packet-routes';
@@ -24,8 +26,10 @@ export const routeModules: RouteModule[] = [
   exportRoutes,
   loginRoutes,
   profileRoutes,
+  mqttPasswordRoutes,
   creationRoutes,
   stationRoutes,
   pictureRoutes,
   sseRoutes,
+  metricsRoutes,
 ];

@@ -17,19 +17,38 @@ export interface BatchWriterOptions {
   maxBatch: number;
   /** receptions beyond this many queued are dropped (storage is down or far too slow) */
   maxQueuedReceptions: number;
+  /**
+   * Shares of that queue: one station, and all stations of one user, may hold at most this many
+   * queued receptions, so a flooding connection fills its own share and nobody else's.
+   */
+  maxQueuedPerStation: number;
+  maxQueuedPerUser: number;
 }
 
 export const DEFAULT_BATCH_WRITER_OPTIONS: BatchWriterOptions = {
   flushIntervalMs: 50,
   maxBatch: 5_000,
   maxQueuedReceptions: 200_000,
+  maxQueuedPerStation: 5_000,
+  maxQueuedPerUser: 20_000,
 };
+
+/** Why a reception cannot be queued now. */
+export type QueueRefusal = 'queue-full' | 'queue-share';
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
 export class BatchWriter {
   private queue: WriteOp[] = [];
   private queuedReceptions = 0;
+  private readonly queuedByStation = new Map<string, number>();
+  private readonly queuedByUser = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   /** settles when the last batch sent has been handled (in order: each waits for the previous) */
   private chain: Promise<boolean> = Promise.resolve(true);
@@ -60,15 +79,28 @@ export class BatchWriter {
     this.schedule();
   }
 
-  /** False when a reception was refused because the queue is full. */
-  enqueue(op: WriteOp): boolean {
+  /** Whether a reception of this station would be queued now (asked before decoding it). */
+  roomFor(stationId: string, userId: string): QueueRefusal | null {
+    if (this.queuedReceptions >= this.options.maxQueuedReceptions) return 'queue-full';
+    if ((this.queuedByStation.get(stationId) ?? 0) >= this.options.maxQueuedPerStation)
+      return 'queue-share';
+    if ((this.queuedByUser.get(userId) ?? 0) >= this.options.maxQueuedPerUser) return 'queue-share';
+    return null;
+  }
+
+  /** Queues one write; a reception over the queue or its share is refused (and not queued). */
+  enqueue(op: WriteOp): QueueRefusal | null {
     if (op.kind === 'reception') {
-      if (this.queuedReceptions >= this.options.maxQueuedReceptions) return false;
+      const { stationId, userId } = op.write.reception;
+      const refusal = this.roomFor(stationId, userId);
+      if (refusal) return refusal;
       this.queuedReceptions += 1;
+      bump(this.queuedByStation, stationId, 1);
+      bump(this.queuedByUser, userId, 1);
       this.metrics.receptionsQueued += 1;
     }
     this.queue.push(op);
-    return true;
+    return null;
   }
 
   /** Writes everything queued so far (used at shutdown and by tests). */
@@ -162,6 +194,11 @@ export class BatchWriter {
     }
     this.failures = 0;
     this.queuedReceptions -= outcome.receptions;
+    for (const op of batch) {
+      if (op.kind !== 'reception') continue;
+      bump(this.queuedByStation, op.write.reception.stationId, -1);
+      bump(this.queuedByUser, op.write.reception.userId, -1);
+    }
     this.metrics.receptionsStored += outcome.receptions;
     this.metrics.packetsStored += outcome.newPackets.length;
     this.metrics.batchesWritten += 1;

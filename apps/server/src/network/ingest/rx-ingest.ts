@@ -44,6 +44,9 @@ export class RxIngest {
 
   /** Null when the reception was queued, otherwise why it was dropped. */
   accept(station: RxStation, rx: RxPayload): DropReason | null {
+    // Before any decoding: a station over its share of the queue costs nothing more.
+    const room = this.writer.roomFor(station.id, station.userId);
+    if (room) return room;
     const sat = this.catalogue.find(rx.satellite, rx.NORAD);
     if (!sat) {
       this.catalogue.refreshAfterMiss();
@@ -106,7 +109,7 @@ export class RxIngest {
     }
 
     const geometry = receptionGeometry(sat.tle, at, location, rx.frequency, satPos);
-    const queued = this.writer.enqueue({
+    const refused = this.writer.enqueue({
       kind: 'reception',
       write: {
         packetId,
@@ -137,8 +140,11 @@ export class RxIngest {
         },
       },
     });
-    if (!queued) return 'queue-full';
-    if (joined) joined.stations.push(station.id);
+    if (refused) return refused;
+    if (joined) {
+      joined.stations.push(station.id);
+      this.metrics.mergeHits += 1;
+    }
     else if (!crcError)
       this.merge.add(hash, { packetId, firstAt: now, stations: [station.id], decoded, satPos });
     return null;

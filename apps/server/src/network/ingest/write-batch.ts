@@ -37,17 +37,25 @@ export interface ReceptionWrite {
   decoded: boolean;
 }
 
+/**
+ * Whether a station came online: known to this process (its broker saw every connection), or
+ * null when only storage knows (instances sharing an external broker each see part of the
+ * messages): the write then counts what it actually changed, so the online counter stays exact.
+ */
+export type CameOnline = boolean | null;
+
 export type WriteOp =
-  | { kind: 'welcome'; write: WelcomeWrite; cameOnline: boolean }
+  | { kind: 'welcome'; write: WelcomeWrite; cameOnline: CameOnline }
   | {
       kind: 'seen';
       id: string;
       at: number;
       wifiRssi?: number;
       radioStatus?: number;
-      cameOnline: boolean;
+      cameOnline: CameOnline;
     }
-  | { kind: 'offline'; ids: string[] }
+  /** `silentBefore`: only those still not seen since then (a sweep of stored last-seen times) */
+  | { kind: 'offline'; ids: string[]; silentBefore?: number }
   | { kind: 'satellite'; id: string; satellite: string }
   | { kind: 'reception'; write: ReceptionWrite };
 
@@ -101,18 +109,18 @@ async function writeStationOps(
     if (op.kind === 'welcome') {
       const result = await writeWelcome(trx, op.write);
       if (result.firstOfUser) members += 1;
-      if (op.cameOnline) online += 1;
+      if (op.cameOnline ?? result.cameOnline) online += 1;
       changed.add(op.write.id);
     } else if (op.kind === 'seen') {
-      await writeSeen(trx, op);
-      if (op.cameOnline) {
+      const flipped = await writeSeen(trx, op, op.cameOnline === null);
+      if (op.cameOnline ?? flipped) {
         online += 1;
         changed.add(op.id);
       }
     } else if (op.kind === 'offline') {
-      await writeOffline(trx, op.ids);
-      online -= op.ids.length;
-      for (const id of op.ids) changed.add(id);
+      const gone = await writeOffline(trx, op.ids, op.silentBefore);
+      online -= gone.length;
+      for (const id of gone) changed.add(id);
     } else if (op.kind === 'satellite') {
       await setStationSatellite(trx, op.id, op.satellite);
       changed.add(op.id);

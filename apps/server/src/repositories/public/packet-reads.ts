@@ -1,5 +1,6 @@
 // Read queries of packets and receptions for the public API. Every list is served by an index:
 // packets(satellite, server_time), receptions(station_id, server_time), packets(server_time).
+import { PACKET_MERGE_WINDOW_MS } from '@tinygs/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect';
 import type { Database, PacketRow, ReceptionRow } from '../../db/schema';
@@ -59,25 +60,64 @@ export async function countPacketsUpTo(
   return rows.length;
 }
 
-/** Packets a station received, newest first, older than `before` when given. */
+/**
+ * Packets a station received, newest first by the packet's serverTime, older than `before` when
+ * given: the cursor is the serverTime of the last packet a client already has, so pages join up
+ * without a gap. A station's reception of a merged packet is stored when it arrived, up to the
+ * merge window after the packet's serverTime, so receptions are read newest first along
+ * receptions(station_id, server_time) from `before` + window until no unread one can still
+ * belong to the page (a reception is never older than its packet).
+ */
 export async function stationPackets(
   db: Kysely<Database>,
   stationId: string,
   before: number | null,
   limit: number,
 ): Promise<PacketWithName[]> {
-  let ids = db.selectFrom('receptions').select('packetId').where('stationId', '=', stationId);
-  if (before !== null) ids = ids.where('serverTime', '<', before);
-  const page = await ids.orderBy('serverTime', 'desc').limit(limit).execute();
-  if (page.length === 0) return [];
-  const rows = await withDisplayName(db)
-    .where(
-      'packets.id',
-      'in',
-      page.map((p) => p.packetId),
-    )
-    .execute();
-  return rows.sort((a, b) => b.serverTime - a.serverTime || (a.id < b.id ? 1 : -1));
+  const found: PacketWithName[] = [];
+  const chunk = limit + 32;
+  let cursor: { serverTime: number; packetId: string } | null = null;
+  for (;;) {
+    let q = db
+      .selectFrom('receptions')
+      .select(['packetId', 'serverTime'])
+      .where('stationId', '=', stationId);
+    if (cursor) {
+      const c: { serverTime: number; packetId: string } = cursor;
+      q = q.where((eb) =>
+        eb.or([
+          eb('serverTime', '<', c.serverTime),
+          eb.and([eb('serverTime', '=', c.serverTime), eb('packetId', '<', c.packetId)]),
+        ]),
+      );
+    } else if (before !== null) {
+      q = q.where('serverTime', '<', before + PACKET_MERGE_WINDOW_MS);
+    }
+    const receptions = await q
+      .orderBy('serverTime', 'desc')
+      .orderBy('packetId', 'desc')
+      .limit(chunk)
+      .execute();
+    if (receptions.length > 0) {
+      let rows = await withDisplayName(db)
+        .where(
+          'packets.id',
+          'in',
+          receptions.map((r) => r.packetId),
+        )
+        .execute();
+      if (before !== null) rows = rows.filter((r) => r.serverTime < before);
+      found.push(...rows);
+      found.sort((a, b) => b.serverTime - a.serverTime || (a.id < b.id ? 1 : -1));
+      found.length = Math.min(found.length, limit);
+    }
+    const last = receptions.at(-1);
+    if (!last || receptions.length < chunk) return found;
+    // Every unread packet is at most as new as `last` was received: the page is complete when
+    // its oldest packet is newer than that.
+    if (found.length === limit && (found.at(-1)?.serverTime ?? 0) > last.serverTime) return found;
+    cursor = { serverTime: last.serverTime, packetId: last.packetId };
+  }
 }
 
 export async function findPacket(
@@ -175,9 +215,14 @@ export async function packetDetail(
   return packet ? { packet, receptions } : undefined;
 }
 
-/** Receptions of one station since a time, with the satellite position of each packet. */
-export async function stationFramesSince(db: Kysely<Database>, stationId: string, sinceMs: number) {
-  return db
+/** The station's newest `limit` receptions since `sinceMs`, oldest first. */
+export async function stationFramesSince(
+  db: Kysely<Database>,
+  stationId: string,
+  sinceMs: number,
+  limit: number,
+) {
+  const newest = await db
     .selectFrom('receptions')
     .innerJoin('packets', 'packets.id', 'receptions.packetId')
     .select([
@@ -189,8 +234,10 @@ export async function stationFramesSince(db: Kysely<Database>, stationId: string
     ])
     .where('receptions.stationId', '=', stationId)
     .where('receptions.serverTime', '>=', sinceMs)
-    .orderBy('receptions.serverTime')
+    .orderBy('receptions.serverTime', 'desc')
+    .limit(limit)
     .execute();
+  return newest.reverse();
 }
 
 export interface ExportCursor {
@@ -199,12 +246,9 @@ export interface ExportCursor {
 }
 
 /** One keyset page of an export, oldest first: constant memory however large the range. */
-export async function exportPage(
-  db: Kysely<Database>,
-  filter: { satellite?: string; stationId?: string; from?: number; to?: number },
-  after: ExportCursor | null,
-  limit: number,
-): Promise<PacketRow[]> {
+type ExportFilter = { satellite?: string; stationId?: string; from?: number; to?: number };
+
+function exportQuery(db: Kysely<Database>, filter: ExportFilter) {
   let q = db.selectFrom('packets').selectAll('packets');
   if (filter.stationId) {
     q = q.where('packets.id', 'in', (eb) =>
@@ -217,6 +261,32 @@ export async function exportPage(
   if (filter.satellite) q = q.where('packets.satellite', '=', filter.satellite);
   if (filter.from !== undefined) q = q.where('packets.serverTime', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('packets.serverTime', '<=', filter.to);
+  return q;
+}
+
+/** The row at 0-based `index` of the export order, if the range has that many. */
+export async function exportRowAt(
+  db: Kysely<Database>,
+  filter: ExportFilter,
+  index: number,
+): Promise<{ serverTime: number } | undefined> {
+  return exportQuery(db, filter)
+    .clearSelect()
+    .select('packets.serverTime')
+    .orderBy('packets.serverTime', 'asc')
+    .orderBy('packets.id', 'asc')
+    .offset(index)
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function exportPage(
+  db: Kysely<Database>,
+  filter: ExportFilter,
+  after: ExportCursor | null,
+  limit: number,
+): Promise<PacketRow[]> {
+  let q = exportQuery(db, filter);
   if (after) {
     const cursor = after;
     q = q.where((eb) =>

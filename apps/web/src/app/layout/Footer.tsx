@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { SocialIcon } from '../../components/icons/icons';
 import { LINKS, PRODUCT_NAME } from '../../config/site';
 
 const EXTERNAL_LINKS = [
@@ -11,7 +12,6 @@ const EXTERNAL_LINKS = [
   { label: 'FAQ', href: LINKS.faq },
   { label: 'Chat group', href: LINKS.chatGroup },
   { label: 'Telemetry channel', href: LINKS.telemetryChannel },
-  { label: 'Twitter', href: LINKS.social },
 ];
 
 export function Footer() {
@@ -31,6 +31,15 @@ export function Footer() {
             {link.label}
           </Link>
         ))}
+        <Link
+          href={LINKS.social}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        >
+          <SocialIcon size={20} />
+          Social
+        </Link>
         <Link component={RouterLink} to="/terms">
           Terms
         </Link>

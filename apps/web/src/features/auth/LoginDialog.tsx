@@ -73,6 +73,8 @@ export default function LoginDialog({ open, onClose }: AuthDialogProps) {
     } catch (error) {
       console.warn('Login request failed', error);
       setPhase({ kind: 'error', message: webLoginErrorText(error) });
+      // The token is spent: a fresh bot check is needed for the next request.
+      setToken(null);
       setResetSignal((n) => n + 1);
     }
   };
@@ -114,7 +116,7 @@ export default function LoginDialog({ open, onClose }: AuthDialogProps) {
             error={touched && emailError !== null}
             helperText={touched ? (emailError ?? ' ') : ' '}
           />
-          <BotCheck onToken={setToken} resetSignal={resetSignal} />
+          <BotCheck key={resetSignal} onToken={setToken} />
           {phase.kind === 'success' && <Alert severity="success">{phase.message}</Alert>}
           {phase.kind === 'error' && <Alert severity="error">{phase.message}</Alert>}
         </DialogContent>

@@ -90,7 +90,7 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
               onClose={clear}
             />
           )}
-          {station && <StationFocusPanel station={station} onClose={clear} />}
+          {station && <StationFocusPanel station={station} activity={activity} onClose={clear} />}
         </Box>
       </Box>
       {missing.length > 0 && (

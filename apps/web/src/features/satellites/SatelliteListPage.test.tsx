@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import SatelliteListPage, { NO_FILTER_MATCH } from './SatelliteListPage';
 import { mockFetch } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
-import { CATALOGUE } from '../../../test/fixtures/satellites';
+import { CATALOGUE, catalogueRoutes } from '../../../test/fixtures/satellites';
 
 async function shownNames(): Promise<string[]> {
   const cards = await screen.findAllByRole('article');
@@ -13,39 +13,49 @@ async function shownNames(): Promise<string[]> {
 
 describe('satellite card lists', () => {
   it('Active shows only Supported satellites by default', async () => {
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+    mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="active" />);
     expect(await shownNames()).toEqual(['FossaSat-2E11', 'GreenCube', 'Norby', 'SplitSat']);
   });
 
   it('FSK keeps only satellites with an FSK configuration in the 433 band', async () => {
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+    mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="fsk" />);
     expect(await shownNames()).toEqual(['GreenCube']);
   });
 
   it('Future lists Future and Experimental satellites with their launch date', async () => {
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+    mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="future" />);
     expect(await shownNames()).toEqual(['LabSat', 'NextSat']);
     expect(screen.getAllByText(/Launch date:/)).toHaveLength(2);
   });
 
-  it('Balloons lists Balloon and BInactive but not BFuture', async () => {
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+  it('Balloons lists the flying and the retired balloons but not BFuture', async () => {
+    const calls = mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="balloons" />);
     expect(await shownNames()).toEqual(['OldBalloon', 'UpBalloon']);
+    // /v1/satellites leaves the retired out: the retired balloons have their own list.
+    expect(calls.map((c) => c.url)).toContain('/v1/satellites?status=BInactive');
+    expect(screen.getByRole('link', { name: /OldBalloon/ })).toHaveAttribute(
+      'href',
+      '/satelliteIna/OldBalloon',
+    );
+    expect(screen.getByRole('link', { name: /UpBalloon/ })).toHaveAttribute(
+      'href',
+      '/satellite/UpBalloon',
+    );
   });
 
-  it('Inactive reads its own catalogue', async () => {
-    const calls = mockFetch({
-      '/v1/satellitesIna': {
-        body: [{ ...CATALOGUE[0], name: 'Gone', displayName: 'Gone', status: 'Inactive' }],
-      },
-    });
+  it('Inactive lists the retired satellites of /v1/satellitesIna', async () => {
+    mockFetch(
+      catalogueRoutes([
+        ...CATALOGUE,
+        { ...CATALOGUE[0]!, name: 'Gone', displayName: 'Gone', status: 'Inactive' },
+      ]),
+    );
     renderWithApp(<SatelliteListPage list="inactive" />);
     expect(await shownNames()).toEqual(['Gone']);
-    expect(calls.map((c) => c.url)).toEqual(['/v1/satellitesIna']);
     expect(screen.getByRole('link', { name: /Gone/ })).toHaveAttribute(
       'href',
       '/satelliteIna/Gone',
@@ -53,7 +63,7 @@ describe('satellite card lists', () => {
   });
 
   it('cards show counters, mode@freq chips and the status chip', async () => {
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+    mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="fsk" />);
     const [card] = await screen.findAllByRole('article');
     if (!card) throw new Error('no card');
@@ -65,7 +75,7 @@ describe('satellite card lists', () => {
 
   it('the user can change status, band and mode filters', async () => {
     const user = userEvent.setup();
-    mockFetch({ '/v1/satellites': { body: CATALOGUE } });
+    mockFetch(catalogueRoutes(CATALOGUE));
     renderWithApp(<SatelliteListPage list="active" />);
     await shownNames();
 
@@ -91,7 +101,11 @@ describe('satellite card lists', () => {
 
   it('a failed load is logged and shows an empty list', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    mockFetch({ '/v1/satellites': { status: 500, body: { error: 'boom' } } });
+    mockFetch({
+      '/v1/satellites': { status: 500, body: { error: 'boom' } },
+      '/v1/satellitesIna': { status: 500, body: { error: 'boom' } },
+      '/v1/satellites?status=BInactive': { status: 500, body: { error: 'boom' } },
+    });
     renderWithApp(<SatelliteListPage list="active" />);
     expect(await screen.findByText(NO_FILTER_MATCH)).toBeInTheDocument();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();

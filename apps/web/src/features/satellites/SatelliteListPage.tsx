@@ -6,7 +6,7 @@ import { useSatelliteCatalogue } from './api/useSatelliteList';
 import { SatelliteCard } from './components/SatelliteCard';
 import { SatelliteFilters } from './components/SatelliteFilters';
 import { applyFilter, defaultFilter } from './lib/filters';
-import { SATELLITE_LISTS } from './lib/lists';
+import { detailPathOf, SATELLITE_LISTS } from './lib/lists';
 import { PageLoading } from '../../components/PageLoading';
 
 export const NO_FILTER_MATCH = 'No satellites match the current filters.';
@@ -14,7 +14,7 @@ export const NO_FILTER_MATCH = 'No satellites match the current filters.';
 /** Card lists: Active, FSK, Future, Inactive, Balloons (SPEC.md section 2). */
 export default function SatelliteListPage({ list }: { list: SatelliteListKey }) {
   const config = SATELLITE_LISTS[list];
-  const catalogue = useSatelliteCatalogue(config.source);
+  const catalogue = useSatelliteCatalogue(config.sources);
   const [filter, setFilter] = useState(() => defaultFilter(list));
   // The same page component serves several routes: reset the filters when the list changes.
   const [shownList, setShownList] = useState(list);
@@ -55,7 +55,7 @@ export default function SatelliteListPage({ list }: { list: SatelliteListKey }) 
             <Grid key={satellite.name} size={{ xs: 12, sm: 6, md: 4, xl: 3 }}>
               <SatelliteCard
                 satellite={satellite}
-                to={`${config.detailPath}/${encodeURIComponent(satellite.name)}`}
+                to={detailPathOf(satellite)}
                 showLaunchDate={config.showLaunchDate}
               />
             </Grid>

@@ -9,7 +9,7 @@ import { SATELLITE_LISTS } from './lib/lists';
 /** Table lists: Starlink and Surveillance (SPEC.md sections 2 and 9). */
 export default function SatelliteTablePage({ list }: { list: SatelliteListKey }) {
   const config = SATELLITE_LISTS[list];
-  const catalogue = useSatelliteCatalogue(config.source);
+  const catalogue = useSatelliteCatalogue(config.sources);
   // "Within 365 days" is judged at the time the catalogue was fetched, which keeps render pure.
   const fetchedAt = catalogue.dataUpdatedAt;
   const satellites = useMemo(

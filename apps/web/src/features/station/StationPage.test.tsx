@@ -152,6 +152,20 @@ describe('Station loading', () => {
     expect(await screen.findByRole('link', { name: 'Slow@42' })).toBeInTheDocument();
   });
 
+  it('does not promise another try after the last attempt timed out', async () => {
+    const fetchMock = vi.fn((url: string) =>
+      url === '/v1/station/Late@42'
+        ? Promise.reject(new DOMException('timed out', 'TimeoutError'))
+        : Promise.resolve(new Response('[]', { headers: { 'content-type': 'application/json' } })),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderStation('Late@42');
+    const alert = await screen.findByText(/Error loading station data/);
+    expect(alert).toHaveTextContent(/^Error loading station data/);
+    expect(alert).not.toHaveTextContent(/trying again/);
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/v1/station/Late@42')).toHaveLength(3);
+  });
+
   it('stops at once when cancelled: Request cancelled, no retry', async () => {
     const fetchMock = vi.fn(
       (_url: string, init?: RequestInit) =>

@@ -3,7 +3,12 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mockFetch } from '../../../test/fetchMock';
+import { testQueryClient } from '../../../test/render';
+import { ownerStation } from '../station/stationFixtures';
 import { StationCard } from './StationCard';
 import { StationsList } from './StationsList';
 
@@ -25,7 +30,12 @@ function station(over: Partial<StationListItem>): StationListItem {
 
 afterEach(cleanup);
 
-const inRouter = (ui: ReactElement) => render(<MemoryRouter>{ui}</MemoryRouter>);
+const inRouter = (ui: ReactElement) =>
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 
 describe('StationCard', () => {
   it('links {name}@{userId} to the station page and shows status, version and satellite', () => {
@@ -88,6 +98,23 @@ describe('StationsList', () => {
     await user.click(screen.getByRole('combobox'));
     await user.click(within(screen.getByRole('listbox')).getByText('Last packet'));
     expect(names()).toEqual(['Charlie@3', 'Bravo@2', 'alpha@1']);
+  });
+
+  it("offers Ground Control on the signed-in owner's own stations that report a local IP", async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '2');
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+    const calls = mockFetch({
+      '/v1/station/Bravo@2': {
+        body: ownerStation({ name: 'Bravo', userId: '2', local_ip: '10.0.0.7' }),
+      },
+    });
+    inRouter(<StationsList stations={stations} />);
+    const link = await screen.findByRole('link', { name: 'Ground Control' });
+    expect(link).toHaveAttribute('href', 'http://10.0.0.7');
+    expect(link.closest('[data-testid="station-card"]')).toHaveTextContent('Bravo@2');
+    // Nobody else's station is read in the owner's view.
+    expect(calls.map((c) => c.url)).toEqual(['/v1/station/Bravo@2']);
+    expect(screen.getAllByRole('link', { name: 'Ground Control' })).toHaveLength(1);
   });
 
   it('searches by station id and satellite', async () => {

@@ -17,6 +17,8 @@ export interface StationCardProps {
   station: StationListItem | StationFull;
   /** Extra buttons next to Ground Control (the station page adds its owner actions). */
   actions?: ReactNode;
+  /** the station's local IP when the card's station object does not carry it (owner lists) */
+  localIp?: string | null;
   children?: ReactNode;
 }
 
@@ -31,10 +33,10 @@ function localIp(station: StationListItem | StationFull): string | null {
     : null;
 }
 
-export function StationCard({ station, actions, children }: StationCardProps) {
+export function StationCard({ station, actions, children, localIp: knownIp }: StationCardProps) {
   const id = formatStationId(station.name, station.userId);
   const online = station.status !== 0;
-  const ip = localIp(station);
+  const ip = localIp(station) ?? knownIp ?? null;
   const satellite = station.satDisplayName ?? station.satellite;
   return (
     <Card variant="outlined" data-testid="station-card">

@@ -2,6 +2,7 @@ import type { StationListItem } from '@tinygs/contracts';
 import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { StationCard } from './StationCard';
+import { useOwnStationIps } from './useOwnStationIps';
 import {
   filterStations,
   sortStations,
@@ -17,6 +18,7 @@ export function StationsList({ stations }: { stations: readonly StationListItem[
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<StationSort>('name');
   const [shown, setShown] = useState(PAGE_SIZE);
+  const ownIps = useOwnStationIps(stations);
   const deferredQuery = useDeferredValue(query);
   const ordered = useMemo(
     () => sortStations(filterStations(stations, deferredQuery), sort),
@@ -61,7 +63,11 @@ export function StationsList({ stations }: { stations: readonly StationListItem[
         }}
       >
         {ordered.slice(0, shown).map((s) => (
-          <StationCard key={`${s.name}@${s.userId}`} station={s} />
+          <StationCard
+            key={`${s.name}@${s.userId}`}
+            station={s}
+            localIp={ownIps.get(`${s.name}@${s.userId}`)}
+          />
         ))}
       </Box>
       {shown < ordered.length && (

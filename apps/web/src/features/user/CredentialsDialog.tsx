@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import type { Session } from '../../lib/session';
+import { RotatePassword } from './RotatePassword';
 
 /** How long the copy confirmation stays (SPEC.md section 8). */
 export const COPY_NOTICE_MS = 2000;
@@ -58,8 +59,9 @@ export function CredentialsDialog(props: {
   userId: string;
 }) {
   const { open, onClose, session, userId } = props;
+  const queryKey = ['mqttcred', userId, session?.sessionToken];
   const creds = useQuery({
-    queryKey: ['mqttcred', userId, session?.sessionToken],
+    queryKey,
     queryFn: ({ signal }) =>
       api(`/v1/mqttcred?userId=${encodeURIComponent(userId)}`, MqttCredentialsResponseSchema, {
         auth: session,
@@ -92,6 +94,9 @@ export function CredentialsDialog(props: {
           <Typography variant="body2" color="text.secondary">
             Enter these in your station&apos;s configuration page so it can connect to the network.
           </Typography>
+          {session && loaded && (
+            <RotatePassword session={session} userId={userId} queryKey={queryKey} />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>

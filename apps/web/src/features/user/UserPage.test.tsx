@@ -4,6 +4,7 @@ import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
+import { ownerStation, publicStation } from '../station/stationFixtures';
 import { CredentialsDialog } from './CredentialsDialog';
 import UserPage from './UserPage';
 
@@ -99,6 +100,23 @@ describe('User Console', () => {
     );
     for (const name of ['E-mail', 'CREDENTIALS', 'NEW STATION'])
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
+  });
+
+  it('offers Ground Control on the cards of stations that report a local IP', async () => {
+    localStorage.setItem(STORAGE_KEYS.userId, '42');
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+    const calls = mockFetch({
+      '/v1/user?userId=42': { body: USER },
+      '/v1/stations?userId=42': { body: [publicStation({ name: 'Roof' })] },
+      '/v1/station/Roof@42': { body: ownerStation({ name: 'Roof', local_ip: '192.168.1.20' }) },
+    });
+    renderAt('/user/42');
+    expect(await screen.findByRole('link', { name: 'Ground Control' })).toHaveAttribute(
+      'href',
+      'http://192.168.1.20',
+    );
+    const ownerView = calls.find((c) => c.url === '/v1/station/Roof@42');
+    expect((ownerView?.init?.headers as Record<string, string>).sessionToken).toBe('tok');
   });
 
   it('shows Error / Missing Auth without a session and calls nothing', () => {

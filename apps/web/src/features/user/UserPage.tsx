@@ -5,6 +5,7 @@ import {
   StationsResponseSchema,
   UserResponseSchema,
   formatStationId,
+  type StationListItem,
   type User,
 } from '@tinygs/contracts';
 import Alert from '@mui/material/Alert';
@@ -17,7 +18,7 @@ import { useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { StationCard } from '../stations';
+import { StationCard, useOwnStationIps } from '../stations';
 import { CredentialsDialog } from './CredentialsDialog';
 import { EmailDialog } from './EmailDialog';
 import { NewStationDialog } from './newStation/NewStationDialog';
@@ -25,6 +26,9 @@ import { NewStationDialog } from './newStation/NewStationDialog';
 export const VALIDATE_EMAIL_WARNING = 'Please check your mailbox and validate the email.';
 
 type OpenDialog = 'email' | 'credentials' | 'station' | null;
+
+/** A stable empty list while the stations load (the hook memoises on it). */
+const NO_STATIONS: StationListItem[] = [];
 
 export default function UserPage() {
   const { userId = '' } = useParams();
@@ -48,6 +52,7 @@ export default function UserPage() {
     queryFn: ({ signal }) =>
       api(`/v1/stations?userId=${encodeURIComponent(userId)}`, StationsResponseSchema, { signal }),
   });
+  const ownIps = useOwnStationIps(stations.data ?? NO_STATIONS);
   const onCreated = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: ['stations', 'user', userId] }),
     [queryClient, userId],
@@ -80,7 +85,7 @@ export default function UserPage() {
           <Grid container spacing={2}>
             {(stations.data ?? []).map((s) => (
               <Grid key={formatStationId(s.name, s.userId)} size={{ xs: 12, md: 6, lg: 4 }}>
-                <StationCard station={s} />
+                <StationCard station={s} localIp={ownIps.get(formatStationId(s.name, s.userId))} />
               </Grid>
             ))}
           </Grid>

@@ -1,121 +1,103 @@
-// The ALTCHA proof-of-work bot check (served by our own server at /altcha/challenge). The widget
-// is a web component loaded on demand, so visitors who never open the login dialog never fetch it.
+// The bot check of the login dialog: a proof of work on a challenge served by our own server
+// (ALTCHA, /altcha/challenge), solved in the page when the visitor ticks the box. It runs in any
+// context, plain HTTP included (see lib/proofOfWork.ts).
 import { CAPTCHA_ERRORS } from '@tinygs/contracts';
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import CircularProgress from '@mui/material/CircularProgress';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import { useEffect, useRef, useState } from 'react';
-
-export const ALTCHA_CHALLENGE_PATH = '/altcha/challenge';
 
 export interface BotCheckProps {
   /** The verified payload (the token for /weblogin), or null when there is none. */
   onToken(token: string | null): void;
-  /** Changing this number resets the widget (after a failed request). */
-  resetSignal: number;
 }
 
-type WidgetState = 'code' | 'error' | 'verified' | 'verifying' | 'unverified' | 'expired';
+type CheckState = 'unverified' | 'verifying' | 'verified';
 
-interface StateChangeDetail {
-  state?: WidgetState;
-  payload?: string;
-}
+const LABELS: Record<CheckState, string> = {
+  unverified: "I'm not a robot",
+  verifying: 'Verifying...',
+  verified: 'Verified',
+};
 
-/** The widget hashes with Web Crypto, which browsers only offer on HTTPS (or localhost). */
-function widgetCanRun(): boolean {
-  return window.isSecureContext && typeof crypto !== 'undefined' && crypto.subtle !== undefined;
-}
-
-export function BotCheck({ onToken, resetSignal }: BotCheckProps) {
-  const host = useRef<HTMLDivElement>(null);
-  const widget = useRef<HTMLElement & { reset?: () => void }>(null);
-  const [error, setError] = useState<string | null>(() =>
-    widgetCanRun() ? null : CAPTCHA_ERRORS.unavailable,
-  );
+/** Mounted afresh (a new React key) to start over after a failed request spent the token. */
+export function BotCheck({ onToken }: BotCheckProps) {
+  const [state, setState] = useState<CheckState>('unverified');
+  const [error, setError] = useState<string | null>(null);
+  const run = useRef<AbortController | null>(null);
+  const expiry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const onTokenRef = useRef(onToken);
   useEffect(() => {
     onTokenRef.current = onToken;
   }, [onToken]);
 
-  useEffect(() => {
-    let cancelled = false;
-    // The widget reports a failed challenge download as a plain error; this flag tells them apart.
-    let serviceDown = false;
-    const container = host.current;
-    const element = document.createElement('altcha-widget');
-    const onStateChange = (event: Event) => {
-      const detail = (event as CustomEvent<StateChangeDetail>).detail;
-      switch (detail.state) {
-        case 'verified':
-          setError(null);
-          onTokenRef.current(detail.payload ?? null);
-          break;
-        case 'expired':
-          setError(CAPTCHA_ERRORS.expired);
-          onTokenRef.current(null);
-          break;
-        case 'error':
-          setError(
-            serviceDown || !widgetCanRun() ? CAPTCHA_ERRORS.unavailable : CAPTCHA_ERRORS.error,
-          );
-          onTokenRef.current(null);
-          break;
-        default:
-          setError(null);
-          onTokenRef.current(null);
+  const stop = () => {
+    run.current?.abort();
+    run.current = null;
+    clearTimeout(expiry.current);
+  };
+  useEffect(() => stop, []);
+
+  const verify = async () => {
+    stop();
+    const controller = new AbortController();
+    run.current = controller;
+    setState('verifying');
+    setError(null);
+    try {
+      // Loaded on demand: visitors who never tick the box never download the solver.
+      const { solveBotCheck } = await import('../lib/proofOfWork');
+      const solved = await solveBotCheck(controller.signal);
+      if (!solved || controller.signal.aborted) return;
+      setState('verified');
+      onTokenRef.current(solved.payload);
+      if (solved.expiresAtMs !== null) {
+        expiry.current = setTimeout(
+          () => {
+            setState('unverified');
+            setError(CAPTCHA_ERRORS.expired);
+            onTokenRef.current(null);
+          },
+          Math.max(0, solved.expiresAtMs - Date.now()),
+        );
       }
-    };
-    element.addEventListener('statechange', onStateChange);
-    element.setAttribute('challenge', ALTCHA_CHALLENGE_PATH);
-    element.setAttribute('name', 'captcha');
-    container?.appendChild(element);
-    widget.current = element;
-
-    import('altcha').then(
-      async () => {
-        if (cancelled) return;
-        await customElements.whenDefined('altcha-widget');
-        const configurable = element as unknown as {
-          configure?: (config: { fetch: typeof fetch; hideFooter: boolean }) => Promise<void>;
-        };
-        await configurable.configure?.({
-          hideFooter: true,
-          fetch: (input, init) =>
-            fetch(input, init).then(
-              (res) => {
-                serviceDown = !res.ok;
-                return res;
-              },
-              (err: unknown) => {
-                serviceDown = true;
-                throw err;
-              },
-            ),
-        });
-      },
-      (err: unknown) => {
-        console.warn('Bot check widget failed to load', err);
-        if (!cancelled) setError(CAPTCHA_ERRORS.unavailable);
-      },
-    );
-
-    return () => {
-      cancelled = true;
-      element.removeEventListener('statechange', onStateChange);
-      element.remove();
-      widget.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    if (resetSignal === 0) return;
-    widget.current?.reset?.();
-    onTokenRef.current(null);
-  }, [resetSignal]);
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      console.warn('Bot check failed', err);
+      const { ChallengeUnavailableError } = await import('../lib/proofOfWork');
+      setState('unverified');
+      setError(
+        err instanceof ChallengeUnavailableError
+          ? CAPTCHA_ERRORS.unavailable
+          : CAPTCHA_ERRORS.error,
+      );
+      onTokenRef.current(null);
+    }
+  };
 
   return (
-    <Box sx={{ my: 2 }}>
-      <div ref={host} data-testid="bot-check" />
+    <Box sx={{ my: 2 }} data-testid="bot-check">
+      <FormControlLabel
+        label={LABELS[state]}
+        control={
+          state === 'verifying' ? (
+            <Box sx={{ p: '9px', display: 'flex' }}>
+              <CircularProgress size={24} aria-label="Verifying" />
+            </Box>
+          ) : (
+            <Checkbox
+              checked={state === 'verified'}
+              disabled={state === 'verified'}
+              onChange={(event) => {
+                if (event.target.checked) void verify();
+              }}
+            />
+          )
+        }
+        sx={{ border: 1, borderColor: 'divider', borderRadius: 1, pr: 2, ml: 0 }}
+      />
       {error && (
         <FormHelperText error role="alert">
           {error}

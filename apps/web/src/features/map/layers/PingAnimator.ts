@@ -1,10 +1,17 @@
 // Expanding rings around satellites and stations that just received a packet. Animates with
-// requestAnimationFrame only while a ping is live, on its own canvas pane.
+// requestAnimationFrame only while a ping is live, on its own canvas pane. A balloon has no orbit
+// to draw it by: it shows as the balloon icon where its packet was heard from, while it pings.
 import { PING_ANIMATION_MS } from '@tinygs/contracts';
 import * as L from 'leaflet';
+import { BALLOON_SHAPE } from '../../../components/icons/iconShapes';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
 import type { LiveActivity, Ping } from '../live/activity';
+import { makeSprite, SpriteMarker, type Sprite } from './SpriteMarker';
+
+/** CSS px; white, like the balloon icon everywhere (SPEC.md section 9) */
+const BALLOON_ICON_SIZE = 22;
+let balloonSprite: Sprite | null | undefined;
 
 const MAX_RADIUS_PX = 28;
 // Rings grow slowly; 30 frames a second look the same as 60 at half the repaint work.
@@ -17,6 +24,7 @@ export interface PingPositions {
 
 export class PingAnimator {
   private readonly rings = new Map<string, L.CircleMarker>();
+  private readonly balloons = new Map<string, SpriteMarker>();
   private frame = 0;
   private lastDrawn = 0;
   private readonly unsubscribe: () => void;
@@ -63,9 +71,21 @@ export class PingAnimator {
       ring.setRadius(4 + MAX_RADIUS_PX * progress);
       ring.setStyle({ opacity: 1 - progress });
     };
+    const balloonsShown = new Set<string>();
     for (const [name, ping] of this.activity.pingingSatellites()) {
-      const at = this.positions.satellite(name) ?? (ping.position ? L.latLng(ping.position) : null);
+      const orbit = this.positions.satellite(name);
+      const at = orbit ?? (ping.position ? L.latLng(ping.position) : null);
       place(`sat:${name}`, ping, at, '#ffeb3b');
+      if (!orbit && at && now < ping.expiresAt) {
+        balloonsShown.add(name);
+        this.showBalloon(name, at);
+      }
+    }
+    for (const [name, marker] of this.balloons) {
+      if (!balloonsShown.has(name)) {
+        marker.remove();
+        this.balloons.delete(name);
+      }
     }
     for (const [id, ping] of this.activity.pingingStations()) {
       place(`gs:${id}`, ping, this.positions.station(id), '#69f0ae');
@@ -79,7 +99,30 @@ export class PingAnimator {
     this.frame = live.size > 0 ? requestAnimationFrame(this.draw) : 0;
   };
 
+  private showBalloon(name: string, at: L.LatLng): void {
+    const existing = this.balloons.get(name);
+    if (existing) {
+      existing.setLatLng(at);
+      return;
+    }
+    balloonSprite ??= makeSprite(BALLOON_SHAPE, BALLOON_ICON_SIZE, 'light');
+    const marker = new SpriteMarker(at, {
+      renderer: paneRenderer(this.map, PANES.pings.name),
+      pane: PANES.pings.name,
+      interactive: false,
+      radius: 5,
+      color: '#1a1a1a',
+      fillColor: '#ffffff',
+      fillOpacity: 1,
+      weight: 1,
+    }).setSprite(balloonSprite);
+    marker.addTo(this.map);
+    this.balloons.set(name, marker);
+  }
+
   remove(): void {
+    for (const marker of this.balloons.values()) marker.remove();
+    this.balloons.clear();
     this.unsubscribe();
     cancelAnimationFrame(this.frame);
     this.frame = 0;

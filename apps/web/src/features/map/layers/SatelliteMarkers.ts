@@ -1,10 +1,17 @@
-// Satellites as canvas circle markers on their own pane: moving 300 of them every 5 s repaints
-// one small canvas and never touches React.
+// Satellites as the satellite icon, painted on their own canvas pane: moving 300 of them every 5 s
+// repaints one small canvas and never touches React.
 import type { WorldmapSatellite } from '@tinygs/contracts';
-import * as L from 'leaflet';
+import type * as L from 'leaflet';
+import { SATELLITE_SHAPE } from '../../../components/icons/iconShapes';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
+import { makeSprite, SpriteMarker, type Sprite } from './SpriteMarker';
 
+/** CSS px */
+const ICON_SIZE = 18;
+const FOCUS_ICON_SIZE = 26;
+
+// Circles where no canvas 2D context exists to draw the icons.
 const STYLE: L.CircleMarkerOptions = {
   radius: 5,
   color: '#1a1a1a',
@@ -20,8 +27,23 @@ const FOCUS_STYLE: L.CircleMarkerOptions = {
   fillOpacity: 1,
 };
 
+interface Sprites {
+  normal: Sprite | null;
+  focused: Sprite | null;
+}
+
+let sprites: Sprites | null = null;
+/** Drawn once per page, on first use (the white-filled light variant reads on imagery and tiles). */
+function satelliteSprites(): Sprites {
+  sprites ??= {
+    normal: makeSprite(SATELLITE_SHAPE, ICON_SIZE, 'light'),
+    focused: makeSprite(SATELLITE_SHAPE, FOCUS_ICON_SIZE, 'light', '#ff7043'),
+  };
+  return sprites;
+}
+
 export class SatelliteMarkers {
-  private readonly markers: (L.CircleMarker | null)[];
+  private readonly markers: (SpriteMarker | null)[];
   private readonly indexByName = new Map<string, number>();
   private focused = -1;
 
@@ -44,7 +66,7 @@ export class SatelliteMarkers {
 
   /** Whether a satellite marker is drawn under a container point. */
   covers(containerPoint: L.Point): boolean {
-    const slop = (FOCUS_STYLE.radius ?? 7) + 2;
+    const slop = FOCUS_ICON_SIZE / 2 + 2;
     return this.markers.some(
       (m) =>
         m !== null &&
@@ -65,13 +87,13 @@ export class SatelliteMarkers {
         return;
       }
       if (!marker) {
-        marker = L.circleMarker([lat, lng], {
+        marker = new SpriteMarker([lat, lng], {
           ...STYLE,
           renderer,
           pane: PANES.satellites.name,
           bubblingMouseEvents: false,
-        });
-        marker.bindTooltip(sat.displayName, { direction: 'top', offset: [0, -6] });
+        }).setSprite(satelliteSprites().normal);
+        marker.bindTooltip(sat.displayName, { direction: 'top', offset: [0, -ICON_SIZE / 2] });
         marker.on('click', () => this.onClick(i));
         marker.addTo(this.map);
         this.markers[i] = marker;
@@ -84,11 +106,18 @@ export class SatelliteMarkers {
 
   setFocus(index: number): void {
     if (index === this.focused) return;
-    this.markers[this.focused]?.setStyle(STYLE).setRadius(STYLE.radius ?? 5);
+    const { normal, focused } = satelliteSprites();
+    this.markers[this.focused]
+      ?.setStyle(STYLE)
+      .setRadius(STYLE.radius ?? 5)
+      .setSprite(normal);
     this.focused = index;
     const marker = this.markers[index];
     if (marker) {
-      marker.setStyle(FOCUS_STYLE).setRadius(FOCUS_STYLE.radius ?? 7);
+      marker
+        .setStyle(FOCUS_STYLE)
+        .setRadius(FOCUS_STYLE.radius ?? 7)
+        .setSprite(focused);
       marker.bringToFront();
     }
   }

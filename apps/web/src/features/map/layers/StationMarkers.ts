@@ -7,18 +7,48 @@
 // millisecond).
 import { formatStationId, type StationListItem } from '@tinygs/contracts';
 import * as L from 'leaflet';
+import { STATION_SHAPE } from '../../../components/icons/iconShapes';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
 import type { StationDelta } from '../live/stationDiff';
+import { makeSprite, SpriteMarker, type Sprite } from './SpriteMarker';
 
 const ONLINE: L.CircleMarkerOptions = { color: '#0d3b12', fillColor: '#4caf50' };
 const OFFLINE: L.CircleMarkerOptions = { color: '#333333', fillColor: '#9e9e9e' };
 const SELECTED: L.CircleMarkerOptions = { color: '#ffffff', fillColor: '#29b6f6' };
+/** online, and its satellite is pinging right now (SPEC.md section 4) */
+const RECEIVING: L.CircleMarkerOptions = { color: '#4a2c00', fillColor: '#ffb300' };
 const HIT_SLOP_PX = 3;
+/** Zoomed in this far the stations show as the station icon; further out they stay dots. */
+export const STATION_ICON_MIN_ZOOM = 5;
+/** CSS px */
+const STATION_ICON_SIZE = 18;
+
+type MarkerState = 'online' | 'offline' | 'receiving' | 'selected';
+const STYLES: Record<MarkerState, L.CircleMarkerOptions> = {
+  online: ONLINE,
+  offline: OFFLINE,
+  receiving: RECEIVING,
+  selected: SELECTED,
+};
+
+let sprites: Record<MarkerState, Sprite | null> | null = null;
+/** The station icon filled with each state's colour, drawn once per page. */
+function stationSprites(): Record<MarkerState, Sprite | null> {
+  const draw = (state: MarkerState) =>
+    makeSprite(STATION_SHAPE, STATION_ICON_SIZE, 'light', STYLES[state].fillColor);
+  sprites ??= {
+    online: draw('online'),
+    offline: draw('offline'),
+    receiving: draw('receiving'),
+    selected: draw('selected'),
+  };
+  return sprites;
+}
 
 interface Entry {
   id: string;
-  marker: L.CircleMarker;
+  marker: SpriteMarker;
   station: StationListItem;
 }
 
@@ -40,6 +70,7 @@ export interface StationMarkerEvents {
 export class StationMarkers {
   private readonly entries = new Map<string, Entry>();
   private selectedId: string | null = null;
+  private readonly receiving = new Set<string>();
   // One tooltip moved between markers: 10,000 bound tooltips would be 10,000 idle objects.
   private readonly hover = L.tooltip({ direction: 'top', offset: [0, -4] });
   private hovered: Entry | null = null;
@@ -82,11 +113,22 @@ export class StationMarkers {
   select(id: string | null): void {
     const previous = this.selectedId ? this.entries.get(this.selectedId) : undefined;
     this.selectedId = id;
-    if (previous) previous.marker.setStyle(this.styleOf(previous.id, previous.station));
+    if (previous) this.paint(previous);
     const entry = id ? this.entries.get(id) : undefined;
     if (entry) {
-      entry.marker.setStyle(SELECTED);
+      this.paint(entry);
       entry.marker.bringToFront();
+    }
+  }
+
+  /** Restyles only the stations whose receiving state changed since the last call. */
+  markReceiving(isReceiving: (station: StationListItem) => boolean): void {
+    for (const entry of this.entries.values()) {
+      const now = isReceiving(entry.station);
+      if (now === this.receiving.has(entry.id)) continue;
+      if (now) this.receiving.add(entry.id);
+      else this.receiving.delete(entry.id);
+      this.paint(entry);
     }
   }
 
@@ -111,15 +153,16 @@ export class StationMarkers {
     const [lat, lng] = station.location;
     const entry = this.entries.get(id);
     if (!entry) {
-      const marker = L.circleMarker([lat, lng], {
-        ...this.styleOf(id, station),
+      const state = this.stateOf(id, station);
+      const marker = new SpriteMarker([lat, lng], {
+        ...STYLES[state],
         radius: this.radius,
         weight: 0.7,
         fillOpacity: 0.9,
         renderer: paneRenderer(this.map, PANES.stations.name),
         pane: PANES.stations.name,
         interactive: false,
-      });
+      }).setSprite(stationSprites()[state], STATION_ICON_MIN_ZOOM);
       marker.addTo(this.map);
       this.entries.set(id, { id, marker, station });
       this.cache = null;
@@ -131,13 +174,14 @@ export class StationMarkers {
       entry.marker.setLatLng([lat, lng]);
       this.cache = null;
     }
-    if (previous.status !== station.status) entry.marker.setStyle(this.styleOf(id, station));
+    if (previous.status !== station.status) this.paint(entry);
     return id;
   }
 
   private removeEntry(id: string, entry: Entry): void {
     entry.marker.remove();
     this.entries.delete(id);
+    this.receiving.delete(id);
     if (this.hovered === entry) this.clearHover();
     this.cache = null;
   }
@@ -148,7 +192,8 @@ export class StationMarkers {
     const p = this.map.containerPointToLayerPoint(containerPoint).add(this.map.getPixelOrigin());
     const { entries, xs, ys } = this.cache;
     let best = -1;
-    let bestD2 = (this.radius + HIT_SLOP_PX) ** 2;
+    const radius = zoom >= STATION_ICON_MIN_ZOOM ? STATION_ICON_SIZE / 2 : this.radius;
+    let bestD2 = (radius + HIT_SLOP_PX) ** 2;
     for (let i = 0; i < entries.length; i += 1) {
       const dx = (xs[i] ?? 0) - p.x;
       const dy = (ys[i] ?? 0) - p.y;
@@ -205,8 +250,14 @@ export class StationMarkers {
     this.hover.remove();
   };
 
-  private styleOf(id: string, station: StationListItem): L.CircleMarkerOptions {
-    if (id === this.selectedId) return SELECTED;
-    return station.status !== 0 ? ONLINE : OFFLINE;
+  private stateOf(id: string, station: StationListItem): MarkerState {
+    if (id === this.selectedId) return 'selected';
+    if (station.status === 0) return 'offline';
+    return this.receiving.has(id) ? 'receiving' : 'online';
+  }
+
+  private paint(entry: Entry): void {
+    const state = this.stateOf(entry.id, entry.station);
+    entry.marker.setStyle(STYLES[state]).setSprite(stationSprites()[state], STATION_ICON_MIN_ZOOM);
   }
 }

@@ -42,6 +42,19 @@ describe('new-packet events', () => {
     expect(activity.pingingStations().size).toBe(0);
   });
 
+  it('counts an online station tuned to the pinging satellite as receiving, for 2.5 s', () => {
+    const tuned = { status: 1 as const, satellite: 'norby2' };
+    expect(activity.isReceiving(tuned)).toBe(false);
+    handle['new-packet'](JSON.stringify(event));
+    // Whether or not it heard this packet: its satellite is pinging.
+    expect(activity.isReceiving(tuned)).toBe(true);
+    expect(activity.isReceiving({ status: 0, satellite: 'norby2' })).toBe(false);
+    expect(activity.isReceiving({ status: 1, satellite: 'other' })).toBe(false);
+    expect(activity.isReceiving({ status: 1, satellite: null })).toBe(false);
+    vi.advanceTimersByTime(2500);
+    expect(activity.isReceiving(tuned)).toBe(false);
+  });
+
   it('shows a ticker item with the satellite display name that clears after 3 s', () => {
     const seen: string[][] = [];
     activity.subscribe(() => seen.push(activity.ticker().map((i) => i.satellite)));

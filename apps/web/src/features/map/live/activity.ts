@@ -1,7 +1,12 @@
 // Short-lived state created by live events: which satellites and stations are pinging and which
 // ticker items are shown. Kept outside React so the map layers can read it on every animation
 // frame without re-rendering thousands of markers.
-import { PING_ANIMATION_MS, TICKER_ITEM_MS, type NewPacketEvent } from '@tinygs/contracts';
+import {
+  PING_ANIMATION_MS,
+  TICKER_ITEM_MS,
+  type NewPacketEvent,
+  type StationListItem,
+} from '@tinygs/contracts';
 
 export interface Ping {
   startedAt: number;
@@ -68,6 +73,15 @@ export class LiveActivity {
 
   pingingSatellites(): ReadonlyMap<string, Ping> {
     return this.satellitePings;
+  }
+
+  /** SPEC.md section 4: a station is receiving when it is online and its satellite is pinging. */
+  isReceiving(station: Pick<StationListItem, 'status' | 'satellite'>): boolean {
+    return (
+      station.status !== 0 &&
+      station.satellite !== null &&
+      this.satellitePings.has(station.satellite)
+    );
   }
 
   pingingStations(): ReadonlyMap<string, Ping> {

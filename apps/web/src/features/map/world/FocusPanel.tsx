@@ -1,6 +1,8 @@
 import type { StationListItem, WorldmapSatellite } from '@tinygs/contracts';
 import { Box, IconButton, Link as MuiLink, Paper, Typography } from '@mui/material';
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
+import type { LiveActivity } from '../live/activity';
 import type { FocusResult } from './propagator';
 
 function Close({ onClose }: { onClose: () => void }) {
@@ -67,19 +69,24 @@ export function SatelliteFocusPanel({
 
 export function StationFocusPanel({
   station,
+  activity,
   onClose,
 }: {
   station: StationListItem;
+  activity: LiveActivity;
   onClose: () => void;
 }) {
   const id = `${station.name}@${station.userId}`;
+  const receiving = useSyncExternalStore(activity.subscribe, () => activity.isReceiving(station));
   return (
     <Paper sx={{ p: 1.5, pr: 4, position: 'relative', minWidth: 220 }} data-testid="station-focus">
       <Close onClose={onClose} />
       <MuiLink component={Link} to={`/station/${id}`} variant="subtitle1">
         {id}
       </MuiLink>
-      <Typography variant="body2">{station.status !== 0 ? 'Online' : 'Offline'}</Typography>
+      <Typography variant="body2">
+        {station.status === 0 ? 'Offline' : receiving ? 'Receiving' : 'Online'}
+      </Typography>
       {station.satDisplayName || station.satellite ? (
         <Typography variant="body2">
           Listening to {station.satDisplayName ?? station.satellite}

@@ -80,6 +80,9 @@ export function WorldLayers({
     tick();
     const interval = setInterval(tick, MAP_POSITION_REFRESH_MS);
 
+    const unsubscribeReceiving = activity.subscribe(() =>
+      stations.markReceiving((s) => activity.isReceiving(s)),
+    );
     const pings = new PingAnimator(map, activity, {
       satellite: (name) => satellites.position(satellites.indexOf(name)),
       station: (id) => stations.position(id),
@@ -100,6 +103,7 @@ export function WorldLayers({
       clearInterval(interval);
       tickNow.current = () => undefined;
       disconnect();
+      unsubscribeReceiving();
       pings.remove();
       engine.dispose();
       overlay.clear();

@@ -77,6 +77,8 @@ export async function fetchStation(
       console.warn(`Station load attempt ${attempt} failed`, error);
       lastText = attemptErrorText(error);
       if (attempt < STATION_FETCH_ATTEMPTS) onAttemptFailed(lastText);
+      // After the last attempt nothing is tried again: a time-out must not say so.
+      else if (lastText === STATION_LOAD_TEXTS.timeout) lastText = STATION_LOAD_TEXTS.failed;
     }
   }
   throw new Error(lastText);

@@ -9,6 +9,7 @@ import {
 import Grid from '@mui/material/Grid';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import type { ReactNode } from 'react';
 import type { ModemErrors, ModemField, ModemFormValues } from './modemForm';
 
 interface ModemFieldsProps {
@@ -16,13 +17,21 @@ interface ModemFieldsProps {
   errors: ModemErrors;
   disabled: boolean;
   onChange(values: ModemFormValues): void;
+  /** the satellite picker, which fills several fields at once */
+  satelliteField: ReactNode;
 }
 
 type TextKey = Exclude<ModemField, 'mode' | 'crc' | 'fldro' | 'ook'>;
 
 const range = (r: { min: number; max: number }) => `${r.min} to ${r.max}`;
 
-export function ModemFields({ values, errors, disabled, onChange }: ModemFieldsProps) {
+export function ModemFields({
+  values,
+  errors,
+  disabled,
+  onChange,
+  satelliteField,
+}: ModemFieldsProps) {
   const set = <K extends ModemField>(key: K, value: ModemFormValues[K]) =>
     onChange({ ...values, [key]: value });
 
@@ -63,18 +72,7 @@ export function ModemFields({ values, errors, disabled, onChange }: ModemFieldsP
           ))}
         </TextField>
       </Grid>
-      <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField
-          label="Satellite"
-          fullWidth
-          size="small"
-          value={values.sat}
-          disabled={disabled}
-          onChange={(event) => set('sat', event.target.value)}
-          error={errors.sat !== undefined}
-          helperText={errors.sat ?? ' '}
-        />
-      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 6 }}>{satelliteField}</Grid>
       {numberField('NORAD', 'NORAD', range(MODEM_RANGES.norad), 1)}
       {numberField('freq', 'Frequency (MHz)', 'MHz')}
       {numberField('pwr', 'TX power (dBm)', range(MODEM_RANGES.pwr), 1)}

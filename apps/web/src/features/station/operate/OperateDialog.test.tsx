@@ -1,29 +1,80 @@
 import { render, screen, within, configure } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import type { StationOwnerView } from '@tinygs/contracts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { STORAGE_KEYS, type StationOwnerView } from '@tinygs/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../../test/fetchMock';
+import { buildSatellite } from '../../../../test/fixtures/satellites';
+import { testQueryClient } from '../../../../test/render';
 import { AppProviders } from '../../../app/AppProviders';
 import { ownerStation } from '../stationFixtures';
 import { OperateDialog } from './OperateDialog';
 
 const SESSION = { userId: '42', sessionToken: 'tok' };
 
+const SUPPORTED = [
+  buildSatellite({
+    name: 'Norbi',
+    displayName: 'Norby',
+    configurations: [{ mode: 'LoRa', freq: 436.703, sf: 10, bw: 250, sat: 'Norbi', NORAD: 46494 }],
+  }),
+  buildSatellite({
+    name: 'Sorrel-2A',
+    displayName: 'Sorrel 2A',
+    configurations: [
+      {
+        mode: 'FSK',
+        freq: 437.425,
+        br: 19.2,
+        fd: 9.6,
+        fsw: [147, 11, 81, 222],
+        ook: 2,
+        len: 96,
+        pl: 32,
+        pwr: 5,
+        sat: 'Sorrel-2A',
+        NORAD: 98107,
+      },
+      { mode: 'LoRa', freq: 436.1, sf: 9 },
+    ],
+  }),
+];
+const BALLOONS = [
+  buildSatellite({
+    name: 'Thistledown-5',
+    status: 'Balloon',
+    configurations: [
+      { mode: 'LoRa', freq: 434.5, bw: 125, sf: 9, cr: 5, sw: 18, pl: 8, NORAD: 99812 },
+    ],
+  }),
+];
+
 function renderOperate(over: Partial<StationOwnerView> = {}, putReply?: Reply) {
-  const calls = mockFetch(putReply ? { '/v1/station/Roof@42': putReply } : {});
+  const calls = mockFetch({
+    '/v1/satellites/?status=Supported': { body: SUPPORTED },
+    '/v1/satellites/?status=Balloon': { body: BALLOONS },
+    ...(putReply ? { '/v1/station/Roof@42': putReply } : {}),
+  });
   const onSaved = vi.fn();
   render(
-    <AppProviders>
-      <OperateDialog
-        open
-        onClose={() => undefined}
-        station={ownerStation(over)}
-        session={SESSION}
-        onSaved={onSaved}
-      />
-    </AppProviders>,
+    <QueryClientProvider client={testQueryClient()}>
+      <AppProviders>
+        <OperateDialog
+          open
+          onClose={() => undefined}
+          station={ownerStation(over)}
+          session={SESSION}
+          onSaved={onSaved}
+        />
+      </AppProviders>
+    </QueryClientProvider>,
   );
   return { calls, onSaved };
+}
+
+function putBody(calls: ReturnType<typeof mockFetch>) {
+  const put = calls.find((c) => c.init?.method === 'PUT');
+  return JSON.parse(String(put?.init?.body)) as { autoTune: number; modem_conf: string };
 }
 
 const saveButton = () => screen.getByRole('button', { name: /^(Save config|Config saved)$/ });
@@ -147,8 +198,7 @@ describe('Operate dialog: tuning', () => {
     await chooseAutoTune(user, 'Enabled 137');
     await user.click(saveButton());
     await screen.findByRole('button', { name: 'Config saved' });
-    const put = calls.find((c) => c.init?.method === 'PUT');
-    expect(JSON.parse(String(put?.init?.body))).toEqual({ autoTune: 137 });
+    expect(putBody(calls)).toEqual({ autoTune: 137 });
   });
 
   it.each([
@@ -164,6 +214,75 @@ describe('Operate dialog: tuning', () => {
     await user.click(saveButton());
     expect(await screen.findByText(text)).toBeInTheDocument();
     expect(saveButton()).toHaveTextContent('Save config');
+  });
+});
+
+describe('Operate dialog: satellite picker', () => {
+  it('offers the Supported satellites and the balloons, searchable, with LoRa/FSK shown', async () => {
+    const { calls } = renderOperate();
+    const user = userEvent.setup();
+    await chooseAutoTune(user, 'Disabled');
+    const picker = screen.getByRole('combobox', { name: 'Satellite' });
+    expect(calls.map((c) => c.url)).toEqual(
+      expect.arrayContaining([
+        '/v1/satellites/?status=Supported',
+        '/v1/satellites/?status=Balloon',
+      ]),
+    );
+    await user.clear(picker);
+    await user.keyboard('{ArrowDown}');
+    await screen.findByRole('option', { name: /Thistledown-5/ });
+    expect(screen.getByRole('listbox')).toHaveTextContent(/^Satellites.*Balloons/);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Norby (Norbi)LoRa 436.703 MHz',
+      'Sorrel 2A (Sorrel-2A)FSK 437.425 MHz, LoRa 436.1 MHz',
+      'Thistledown-5LoRa 434.5 MHz',
+    ]);
+    await user.type(picker, 'sorrel');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Sorrel 2A (Sorrel-2A)FSK 437.425 MHz, LoRa 436.1 MHz',
+    ]);
+  });
+
+  it('fills the modem fields from the first configuration, keeps each field editable, and remembers the choice', async () => {
+    const { calls } = renderOperate({}, { body: { message: 'Config saved' } });
+    const user = userEvent.setup();
+    await chooseAutoTune(user, 'Disabled');
+    const picker = screen.getByRole('combobox', { name: 'Satellite' });
+    await user.clear(picker);
+    await user.type(picker, 'Sorrel');
+    await user.click(await screen.findByRole('option', { name: /Sorrel 2A/ }));
+    expect(picker).toHaveValue('Sorrel-2A');
+    expect(screen.getByRole('combobox', { name: 'Mode' })).toHaveTextContent('FSK');
+    expect(screen.getByRole('spinbutton', { name: 'Frequency (MHz)' })).toHaveValue(437.425);
+    expect(screen.getByRole('spinbutton', { name: 'Bitrate (kbps)' })).toHaveValue(19.2);
+    expect(screen.getByRole('spinbutton', { name: 'NORAD' })).toHaveValue(98107);
+    expect(window.localStorage.getItem(STORAGE_KEYS.satelliteSelection)).toBe('Sorrel-2A');
+    await setField(user, 'Frequency deviation (kHz)', '10');
+    await user.click(saveButton());
+    await screen.findByRole('button', { name: 'Config saved' });
+    expect(JSON.parse(putBody(calls).modem_conf)).toEqual({
+      mode: 'FSK',
+      sat: 'Sorrel-2A',
+      NORAD: 98107,
+      freq: 437.425,
+      pl: 32,
+      pwr: 5,
+      br: 19.2,
+      fd: 10,
+      ook: 2,
+      fsw: [147, 11, 81, 222],
+      len: 96,
+    });
+  });
+
+  it('starts a station without a tuning of its own from the satellite chosen last time', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.satelliteSelection, 'Thistledown-5');
+    renderOperate({ modem_conf: undefined, satellite: null });
+    const picker = screen.getByRole('combobox', { name: 'Satellite' });
+    expect(await screen.findByDisplayValue('Thistledown-5')).toBe(picker);
+    expect(screen.getByRole('spinbutton', { name: 'Frequency (MHz)' })).toHaveValue(434.5);
+    expect(screen.getByRole('spinbutton', { name: 'Spreading factor' })).toHaveValue(9);
   });
 });
 

@@ -23,13 +23,17 @@ import { ApiError } from '../../../lib/api';
 import type { Session } from '../../../lib/session';
 import { saveStationOperate } from '../api/stationActions';
 import { ModemFields } from './ModemFields';
+import { useOperateSatellites } from '../api/operateSatellites';
 import {
   autoTuneOf,
   modemConfOf,
   modemErrors,
   modemFormFromStation,
+  parseModemConf,
   type ModemFormValues,
 } from './modemForm';
+import { rememberedSatellite, rememberSatellite, satelliteDefaults } from './satelliteChoice';
+import { SatellitePicker } from './SatellitePicker';
 import { TxPanel } from './TxPanel';
 
 export const OPERATE_ERRORS = {
@@ -67,12 +71,28 @@ function OperateForm({ station, session, onSaved, onClose }: Omit<OperateDialogP
   const initial = useMemo(() => modemFormFromStation(station), [station]);
   const [autoTune, setAutoTune] = useState<AutoTuneValue>(() => autoTuneOf(station));
   const [values, setValues] = useState<ModemFormValues>(initial.values);
+  // A picked satellite brings its own firmware keys (sync bytes, filters...).
+  const [extras, setExtras] = useState(initial.extras);
+  const catalogue = useOperateSatellites();
+  const [startedFromMemory, setStartedFromMemory] = useState(false);
   const [saved, setSaved] = useState(true);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  // A station without a tuning of its own starts from the satellite last chosen in this browser.
+  if (!startedFromMemory && !catalogue.loading && saved) {
+    setStartedFromMemory(true);
+    const remembered = rememberedSatellite();
+    const satellite = catalogue.satellites.find((s) => s.name === remembered);
+    const defaults = satellite ? satelliteDefaults(satellite) : null;
+    if (defaults && parseModemConf(station.modem_conf).freq === undefined) {
+      setValues(defaults.values);
+      setExtras(defaults.extras);
+    }
+  }
+
   const manual = autoTune === 0;
-  const errors = manual ? modemErrors(values, initial.extras) : {};
+  const errors = manual ? modemErrors(values, extras) : {};
   const valid = Object.keys(errors).length === 0;
 
   const changed = () => {
@@ -82,9 +102,7 @@ function OperateForm({ station, session, onSaved, onClose }: Omit<OperateDialogP
 
   const save = async () => {
     const body = StationOperateBodySchema.safeParse(
-      manual
-        ? { autoTune, modem_conf: JSON.stringify(modemConfOf(values, initial.extras)) }
-        : { autoTune },
+      manual ? { autoTune, modem_conf: JSON.stringify(modemConfOf(values, extras)) } : { autoTune },
     );
     if (!body.success) return;
     setSending(true);
@@ -149,6 +167,28 @@ function OperateForm({ station, session, onSaved, onClose }: Omit<OperateDialogP
                 setValues(next);
                 changed();
               }}
+              satelliteField={
+                <SatellitePicker
+                  satellites={catalogue.satellites}
+                  loading={catalogue.loading}
+                  value={values.sat}
+                  disabled={!manual}
+                  error={errors.sat}
+                  onPick={(satellite) => {
+                    const defaults = satelliteDefaults(satellite);
+                    if (defaults) {
+                      setValues(defaults.values);
+                      setExtras(defaults.extras);
+                    } else setValues({ ...values, sat: satellite.name });
+                    rememberSatellite(satellite.name);
+                    changed();
+                  }}
+                  onType={(name) => {
+                    setValues({ ...values, sat: name });
+                    changed();
+                  }}
+                />
+              }
             />
           </div>
           {error && <Alert severity="error">{error}</Alert>}

@@ -36,7 +36,7 @@ export interface ModemFormValues {
 export type ModemField = keyof ModemFormValues;
 
 /** Firmware keys the form does not edit but must not drop (filters, TLE, sync bytes...). */
-type Extras = Record<string, unknown>;
+export type Extras = Record<string, unknown>;
 
 const LORA_DEFAULTS: ModemFormValues = {
   mode: 'LoRa',
@@ -66,23 +66,39 @@ export function modemFormFromStation(station: StationFull): {
   values: ModemFormValues;
   extras: Extras;
 } {
-  let conf: Record<string, unknown> = {};
+  return modemFormFromConf(parseModemConf(station.modem_conf), station.satellite ?? '');
+}
+
+/** A modem JSON text as an object; empty when missing or broken. */
+export function parseModemConf(text: string | null | undefined): Record<string, unknown> {
   try {
-    const parsed: unknown = JSON.parse(station.modem_conf ?? '');
+    const parsed: unknown = JSON.parse(text ?? '');
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      conf = parsed as Record<string, unknown>;
+      return parsed as Record<string, unknown>;
   } catch {
     // no or broken modem_conf: start from the defaults
   }
+  return {};
+}
+
+/**
+ * Form values of one modem JSON object: a station's modem_conf, or a satellite's configuration
+ * (whose further fields are the defaults, SPEC.md section 3). Missing fields take LoRa defaults.
+ */
+export function modemFormFromConf(
+  conf: Record<string, unknown>,
+  fallbackSat: string,
+): { values: ModemFormValues; extras: Extras } {
   const d = LORA_DEFAULTS;
   const fldro = conf.fldro === 0 || conf.fldro === 1 || conf.fldro === 2 ? conf.fldro : d.fldro;
   const values: ModemFormValues = {
     mode: conf.mode === 'FSK' ? 'FSK' : 'LoRa',
-    sat: typeof conf.sat === 'string' ? conf.sat : (station.satellite ?? ''),
+    sat: typeof conf.sat === 'string' && conf.sat !== '' ? conf.sat : fallbackSat,
     NORAD: text(conf.NORAD, d.NORAD),
     freq: text(conf.freq, d.freq),
     pwr: text(conf.pwr, d.pwr),
-    bw: text(conf.bw, d.bw),
+    // FSK receive bandwidth is optional: none in the JSON stays none.
+    bw: text(conf.bw, conf.mode === 'FSK' ? '' : d.bw),
     sf: text(conf.sf, d.sf),
     cr: text(conf.cr, d.cr),
     sw: text(conf.sw, d.sw),

@@ -1,0 +1,85 @@
+// The instance's side of an external Mosquitto: one ingest connection with a persistent session
+// (a stable client id, clean:false) holding a shared subscription to every station's `tele`
+// topics, so the instances of one share group split the frames between them and the broker keeps
+// QoS 1 messages for an instance while it restarts; and a plain subscription to `stat` (answers to
+// commands), which every instance gets so the one waiting for an answer sees it. Commands to
+// stations are published on the same connection by whichever instance handles the request.
+import { MQTT_TOPIC_ROOT } from '@tinygs/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import type { ExternalBrokerConfig } from '../config';
+import { SERVER_USERNAME } from './broker-accounts';
+
+export interface ExternalBrokerOptions {
+  broker: ExternalBrokerConfig;
+  password: string;
+  log: Logger;
+  /** every message a station published on a `tele` or `stat` topic */
+  onMessage(topic: string, payload: Buffer): void;
+}
+
+export interface ExternalBroker {
+  publish(topic: string, payload: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function ingestSubscriptions(shareGroup: string): Record<string, { qos: 1 }> {
+  return {
+    [`$share/${shareGroup}/${MQTT_TOPIC_ROOT}/+/+/tele/#`]: { qos: 1 },
+    [`${MQTT_TOPIC_ROOT}/+/+/stat/#`]: { qos: 1 },
+  };
+}
+
+export async function connectExternalBroker(
+  options: ExternalBrokerOptions,
+): Promise<ExternalBroker> {
+  const { broker, log } = options;
+  const client: MqttClient = await mqtt.connectAsync(broker.url, {
+    username: SERVER_USERNAME,
+    password: options.password,
+    clientId: broker.clientId,
+    protocolVersion: 4,
+    clean: false,
+    connectTimeout: 10_000,
+    reconnectPeriod: 1_000,
+    // The session is the broker's: a reconnect resumes it and its subscriptions.
+    resubscribe: true,
+  });
+  client.on('message', (topic, payload) => {
+    try {
+      options.onMessage(topic, payload);
+    } catch (err) {
+      log.error({ err, topic: topic.slice(0, 200) }, 'station message handler failed');
+    }
+  });
+  client.on('error', (err) => log.warn({ err: err.message }, 'external broker connection error'));
+  client.on('offline', () => log.warn('external broker unreachable; reconnecting'));
+  client.on('reconnect', () => log.debug('reconnecting to the external broker'));
+  try {
+    await client.subscribeAsync(ingestSubscriptions(broker.shareGroup));
+  } catch (err) {
+    // mqtt.js rejects a SUBACK refusal (0x80): the server's role is missing on the broker.
+    await client.endAsync(true);
+    throw new Error(
+      `the external broker refused the ingest subscriptions: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  log.info(
+    { broker: broker.url, clientId: broker.clientId, shareGroup: broker.shareGroup },
+    'ingesting from the external MQTT broker',
+  );
+  return {
+    async publish(topic, payload) {
+      await client.publishAsync(topic, payload, { qos: 1, retain: false });
+    },
+    async close() {
+      // A planned stop leaves the share group: the other instances take every frame from now
+      // on. The session stays, so what the broker had already queued for this instance waits for
+      // its return. (Killed instead, it stays in the group and its share queues until it is back.)
+      await client
+        .unsubscribeAsync(Object.keys(ingestSubscriptions(broker.shareGroup)))
+        .catch((err: unknown) => log.warn({ err }, 'leaving the share group failed'));
+      await client.endAsync();
+    },
+  };
+}
