@@ -21,24 +21,25 @@ describe('live map and login', () => {
     const announced = await collectAnnouncements(baseUrl);
     const page = await browser.newPage({ width: 1366, height: 900 });
     const errors = collectErrors(page);
+    // A ticker item lives 3 s: the page itself records every link the ticker ever shows, so a
+    // slow poll on a busy machine cannot miss one.
+    await page.addInitScript({
+      content: `
+        window.__tickerLinks = new Set();
+        new MutationObserver(() => {
+          for (const a of document.querySelectorAll('[data-testid="packet-ticker"] a'))
+            window.__tickerLinks.add(a.getAttribute('href') || '');
+        }).observe(document, { childList: true, subtree: true });`,
+    });
     try {
       await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
-      const ticker = page.getByTestId('packet-ticker');
-      // A ticker item lives 3 s; poll until one names a packet the server announced.
       await expect
         .poll(
           async () => {
-            const hrefs = await ticker
-              .locator('a')
-              .evaluateAll((links) =>
-                links.map((l) =>
-                  (l as unknown as { getAttribute(n: string): string | null }).getAttribute('href'),
-                ),
-              )
-              .catch(() => [] as (string | null)[]);
-            return hrefs.some((h) => announced.ids.has(h?.replace(/^\/packet\//, '') ?? ''));
+            const hrefs = (await page.evaluate('[...(window.__tickerLinks || [])]')) as string[];
+            return hrefs.some((h) => announced.ids.has(h.replace(/^\/packet\//, '')));
           },
-          { timeout: 90_000, interval: 250 },
+          { timeout: 90_000, interval: 500 },
         )
         .toBe(true);
       expect(errors).toEqual([]);
