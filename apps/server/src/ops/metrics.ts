@@ -4,7 +4,7 @@
 // read from the parts that already count them when Prometheus scrapes, so the hot paths pay
 // nothing for it.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DropReason, NetworkMetrics, RefusalReason } from '../network/metrics';
+import type { NetworkMetrics } from '../network/metrics';
 
 /** Where the scrape reads its figures; each source is optional (a read-only API test has no broker). */
 export interface MetricsSources {
@@ -83,34 +83,32 @@ export function createInstanceMetrics(
       },
     });
   }
-  new Counter({
-    name: 'tinygs_frames_dropped_total',
-    help: 'MQTT messages dropped after the broker accepted them, by reason',
-    labelNames: ['reason'],
-    registers: [registry],
-    collect() {
-      const m = sources.network();
-      this.reset();
-      if (!m) return;
-      for (const [reason, n] of Object.entries(m.dropped) as [DropReason, number][]) {
-        this.inc({ reason }, n);
-      }
-    },
-  });
-  new Counter({
-    name: 'tinygs_broker_refusals_total',
-    help: 'what the broker refused (connections, topics, flags), by reason',
-    labelNames: ['reason'],
-    registers: [registry],
-    collect() {
-      const m = sources.network();
-      this.reset();
-      if (!m) return;
-      for (const [reason, n] of Object.entries(m.refused) as [RefusalReason, number][]) {
-        this.inc({ reason }, n);
-      }
-    },
-  });
+  const byReason: [string, string, (m: NetworkMetrics) => Record<string, number>][] = [
+    [
+      'tinygs_frames_dropped_total',
+      'MQTT messages dropped after the broker accepted them, by reason',
+      (m) => m.dropped,
+    ],
+    [
+      'tinygs_broker_refusals_total',
+      'what the broker refused (connections, topics, flags), by reason',
+      (m) => m.refused,
+    ],
+  ];
+  for (const [name, help, read] of byReason) {
+    new Counter({
+      name,
+      help,
+      labelNames: ['reason'],
+      registers: [registry],
+      collect() {
+        const m = sources.network();
+        this.reset();
+        if (!m) return;
+        for (const [reason, n] of Object.entries(read(m))) this.inc({ reason }, n);
+      },
+    });
+  }
   new Gauge({
     name: 'tinygs_ingest_queue_depth',
     help: 'receptions waiting to be written',
