@@ -6,10 +6,12 @@ import type { AppContext } from './context';
 import { openDatabase } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { EventBus } from './events';
-import { buildApp, type App } from './http/app';
+import { buildApp } from './http/app';
+import type { App } from './http/route-module';
 import { createLogger } from './logger';
 import { createInstanceMetrics } from './ops/metrics';
-import { parts as defaultParts, type Part, type RunningPart } from './parts';
+import type { Part, RunningPart } from './part';
+import { parts as defaultParts } from './parts';
 import { isCatalogueEmpty, seedCatalogue } from './seed/catalogue';
 
 export interface Server {
@@ -41,7 +43,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     config.instanceId,
   );
-  const ctx: AppContext = { config, database, log, events: new EventBus(), instanceMetrics, services };
+  const ctx: AppContext = {
+    config,
+    database,
+    log,
+    events: new EventBus(),
+    instanceMetrics,
+    services,
+  };
   const running: { name: string; part: RunningPart }[] = [];
   const stopAll = async () => {
     for (const { name, part } of running.reverse()) {

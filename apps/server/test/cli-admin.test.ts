@@ -1,21 +1,13 @@
 // The admin CLI as an operator's script runs it: a separate process against the same DATA_DIR and
 // database as a running server, printing exactly one JSON object with --json.
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/config';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli, type CliResult } from './cli-process';
 import { buildStation } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
-const SERVER_DIR = join(REPO_ROOT, 'apps/server');
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT_MS });
 
 describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
   let server: TestServer;
@@ -27,23 +19,7 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
   });
 
   function cli(...args: string[]): Promise<CliResult> {
-    const { config } = server.ctx;
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-    env.DATA_DIR = config.dataDir;
-    env.SERVER_SECRET = config.serverSecret;
-    env.PUBLIC_URL = config.publicUrl;
-    if (config.database.kind === 'postgres') env.DATABASE_URL = config.database.url;
-    return new Promise((resolve) => {
-      execFile(
-        TSX,
-        ['src/cli/main.ts', ...args],
-        { cwd: SERVER_DIR, env, timeout: 30_000 },
-        (err, stdout, stderr) => {
-          const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
+    return runCli(args, cliEnvironment(server.ctx.config));
   }
 
   /** Runs with --json and parses the one object printed. */

@@ -1,15 +1,14 @@
 // Issue 10 from the operator's side: the CLI decodes live-API packet documents exactly as the live
 // network did, and imports them as history that the public API then serves.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { differences } from '../../../packages/decoders/test/json-compare';
 import { REPO_ROOT } from '../src/config';
+import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli } from './cli-process';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
-const SERVER_DIR = join(REPO_ROOT, 'apps/server');
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT_MS });
 const LIVE_DIR = join(REPO_ROOT, 'fixtures/live-packets-2022');
 const DOCS = readdirSync(LIVE_DIR)
   .filter((f) => f.endsWith('.json'))
@@ -24,29 +23,7 @@ interface LivePacket {
 const readDoc = (file: string) =>
   JSON.parse(readFileSync(join(LIVE_DIR, file), 'utf8')) as { packets: LivePacket[] };
 
-function runCli(
-  server: TestServer,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { config } = server.ctx;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATA_DIR: config.dataDir,
-    SERVER_SECRET: config.serverSecret,
-    ...(config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {}),
-  };
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      ['src/cli/main.ts', ...args],
-      { cwd: SERVER_DIR, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (server: TestServer, args: string[]) => runCli(args, cliEnvironment(server.ctx.config));
 
 describe('decode from the command line', () => {
   let server: TestServer;
@@ -61,7 +38,7 @@ describe('decode from the command line', () => {
     'decode --file %s reproduces every captured parsed object in order',
     async (file) => {
       const doc = readDoc(file);
-      const res = await runCli(server, ['decode', '--file', join(LIVE_DIR, file), '--json']);
+      const res = await cli(server, ['decode', '--file', join(LIVE_DIR, file), '--json']);
       expect(res.code, res.stderr).toBe(0);
       const out = JSON.parse(res.stdout) as { id: string; parsed: unknown }[];
       expect(out.map((o) => o.id)).toEqual(doc.packets.map((p) => p.id));
@@ -74,7 +51,7 @@ describe('decode from the command line', () => {
 
   it('decode --satellite --raw prints {"parsed": ...} and null for noise', async () => {
     const packet = readDoc(DOCS[0] as string).packets[0] as LivePacket;
-    const ok = await runCli(server, [
+    const ok = await cli(server, [
       'decode',
       '--satellite',
       packet.satellite,
@@ -83,7 +60,7 @@ describe('decode from the command line', () => {
       '--json',
     ]);
     expect(differences(JSON.parse(ok.stdout).parsed, packet.parsed)).toEqual([]);
-    const noise = await runCli(server, [
+    const noise = await cli(server, [
       'decode',
       '--satellite',
       packet.satellite,
@@ -95,7 +72,7 @@ describe('decode from the command line', () => {
   });
 
   it('refuses a decode call without a frame or a file', async () => {
-    const res = await runCli(server, ['decode', '--satellite', 'Norbi', '--json']);
+    const res = await cli(server, ['decode', '--satellite', 'Norbi', '--json']);
     expect(res.code).toBe(2);
     expect(JSON.parse(res.stdout).error).toMatch(/--file|--raw/);
   });
@@ -113,10 +90,10 @@ describe.each(DIALECTS)('packets import on %s', (dialect) => {
   it('stores a live document as decoded history once, however often it is imported', async () => {
     const file = join(LIVE_DIR, DOCS[1] as string);
     const doc = readDoc(DOCS[1] as string);
-    const first = await runCli(server, ['packets', 'import', file, '--json']);
+    const first = await cli(server, ['packets', 'import', file, '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ imported: doc.packets.length, skipped: 0 });
-    const again = await runCli(server, ['packets', 'import', file, '--json']);
+    const again = await cli(server, ['packets', 'import', file, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, skipped: doc.packets.length });
 
     const db = server.ctx.database.db;
@@ -139,12 +116,7 @@ describe.each(DIALECTS)('packets import on %s', (dialect) => {
   });
 
   it('names the problem in a file that is not a packets document', async () => {
-    const res = await runCli(server, [
-      'packets',
-      'import',
-      join(REPO_ROOT, 'package.json'),
-      '--json',
-    ]);
+    const res = await cli(server, ['packets', 'import', join(REPO_ROOT, 'package.json'), '--json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).error).toMatch(/not a packets document/);
   });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../src/config';
-import type { Part } from '../src/parts';
+import type { Part } from '../src/part';
 import { createServer, type Server } from '../src/server';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -32,8 +32,11 @@ if (!pgAvailable && process.env.REQUIRE_POSTGRES === '1') {
 }
 
 /** The dialects to run each storage-touching suite on. */
-export const DIALECTS: ('sqlite' | 'postgres')[] = pgAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
-if (!pgAvailable) console.warn(`PostgreSQL at ${PG_URL} not reachable: storage suites run on SQLite only`);
+export const DIALECTS: ('sqlite' | 'postgres')[] = pgAvailable
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
+if (!pgAvailable)
+  console.warn(`PostgreSQL at ${PG_URL} not reachable: storage suites run on SQLite only`);
 
 export interface TestEnv {
   config: Config;
@@ -41,7 +44,10 @@ export interface TestEnv {
 }
 
 /** Temporary DATA_DIR and database for one dialect; env overrides go through the real config parser. */
-export async function testEnv(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<TestEnv> {
+export async function testEnv(
+  dialect: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<TestEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tinygs-test-'));
   let schema: string | null = null;
   let databaseUrl: string | undefined;
@@ -92,7 +98,10 @@ export async function startTestServer(
   options: { parts?: Part[]; listen?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
   const env = await testEnv(dialect, options.env);
-  const server = await createServer(env.config, { log: pino({ level: 'silent' }), parts: options.parts ?? [] });
+  const server = await createServer(env.config, {
+    log: pino({ level: 'silent' }),
+    parts: options.parts ?? [],
+  });
   let url = '';
   if (options.listen) {
     await server.app.listen({ port: 0, host: '127.0.0.1' });

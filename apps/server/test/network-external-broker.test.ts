@@ -1,7 +1,7 @@
 // The network on an external Mosquitto 2 (MQTT_BROKER_URL): a real broker started from the
 // configuration the CLI writes, station accounts managed in its dynamic-security plugin, ingest
 // through a shared subscription, and two instances splitting the frames of one share group.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer as createNetServer } from 'node:net';
@@ -13,13 +13,14 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateMqttPassword } from '../src/accounts/mqtt-password';
 import { createUser, mqttCredentialsOf } from '../src/accounts/users';
-import { REPO_ROOT, type Config } from '../src/config';
+import type { Config } from '../src/config';
 import { reconcileBrokerAccounts } from '../src/network/broker-accounts-sync';
 import { DynamicSecurity } from '../src/network/dynsec';
 import { writeMosquittoConfig } from '../src/network/mosquitto-config';
 import { createNetworkPart } from '../src/network/part';
 import { findUserById } from '../src/repositories/users';
 import { createServer, type Server } from '../src/server';
+import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli } from './cli-process';
 import type { BuiltUser } from './factories';
 import { DIALECTS, testEnv, type TestEnv, type TestServer } from './harness';
 import {
@@ -76,24 +77,13 @@ async function startMosquitto(dir: string): Promise<{ url: string; process: Chil
 }
 
 /** The admin CLI as an operator runs it: its own process, one JSON object on stdout. */
-function cli(config: Config, brokerUrl: string, ...args: string[]): Promise<unknown> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATA_DIR: config.dataDir,
-    SERVER_SECRET: config.serverSecret,
-    MQTT_BROKER_URL: brokerUrl,
-    ...(config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {}),
-  };
-  return new Promise((resolve, reject) => {
-    execFile(
-      join(REPO_ROOT, 'node_modules/.bin/tsx'),
-      ['src/cli/main.ts', ...args, '--json'],
-      { cwd: join(REPO_ROOT, 'apps/server'), env, timeout: 30_000 },
-      (err, stdout, stderr) =>
-        err ? reject(new Error(stderr || err.message)) : resolve(JSON.parse(stdout)),
-    );
-  });
+async function cli(config: Config, brokerUrl: string, ...args: string[]): Promise<unknown> {
+  const result = await runCli(
+    [...args, '--json'],
+    cliEnvironment(config, { MQTT_BROKER_URL: brokerUrl }),
+  );
+  if (result.code !== 0) throw new Error(result.stderr || `exit code ${result.code}`);
+  return JSON.parse(result.stdout);
 }
 
 function instanceConfig(base: Config, instance: string): Config {
@@ -194,33 +184,37 @@ describe.skipIf(!available).each(DIALECTS)('external Mosquitto broker on %s', (d
     await client.endAsync();
   });
 
-  it('gives an account created with the CLI its broker login at once', async () => {
-    const made = (await cli(
-      env.config,
-      mosquitto.url,
-      'user',
-      'add',
-      '--email',
-      'cli-ext@example.org',
-    )) as {
-      userId: string;
-    };
-    const creds = (await cli(
-      env.config,
-      mosquitto.url,
-      'user',
-      'mqtt',
-      '--email',
-      'cli-ext@example.org',
-    )) as {
-      user: string;
-      pass: string;
-    };
-    expect(creds.user).toBe(made.userId);
-    const client = await connectAs(server, { username: creds.user, password: creds.pass });
-    expect(client.connected).toBe(true);
-    await client.endAsync();
-  });
+  it(
+    'gives an account created with the CLI its broker login at once',
+    async () => {
+      const made = (await cli(
+        env.config,
+        mosquitto.url,
+        'user',
+        'add',
+        '--email',
+        'cli-ext@example.org',
+      )) as {
+        userId: string;
+      };
+      const creds = (await cli(
+        env.config,
+        mosquitto.url,
+        'user',
+        'mqtt',
+        '--email',
+        'cli-ext@example.org',
+      )) as {
+        user: string;
+        pass: string;
+      };
+      expect(creds.user).toBe(made.userId);
+      const client = await connectAs(server, { username: creds.user, password: creds.pass });
+      expect(client.connected).toBe(true);
+      await client.endAsync();
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
   it('delivers commands to the station, and Mosquitto refuses another user’s topics', async () => {
     const user = await newUser();

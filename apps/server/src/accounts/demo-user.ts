@@ -1,6 +1,6 @@
 // `npm start` on embedded defaults: a demo account exists and its login link is printed, so a
 // newcomer can log in without the chat bot or a mail server.
-import type { Part } from '../parts';
+import type { Part } from '../part';
 import { issueLoginLink } from './login';
 import { ensureUserByEmail } from './users';
 

@@ -1,6 +1,6 @@
 // Expired sessions, login tokens and validation tokens can never be used again; deleting them keeps
 // the token tables as small as the number of live sessions.
-import type { Part } from '../parts';
+import type { Part } from '../part';
 import { deleteExpiredTokens } from '../repositories/sessions';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;

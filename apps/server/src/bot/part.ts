@@ -1,5 +1,5 @@
 // The chat bot part: runs the registration bot with long polling when TELEGRAM_BOT_TOKEN is set.
-import type { Part } from '../parts';
+import type { Part } from '../part';
 import { createBot, helpText } from './bot';
 
 export const botPart: Part = {

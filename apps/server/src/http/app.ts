@@ -9,13 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -28,6 +22,7 @@ import type { AppContext } from '../context';
 import { REPO_ROOT } from '../config';
 import { HttpError } from './errors';
 import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
+import type { App } from './route-module';
 import { routeModules } from './routes';
 
 /** Paths that belong to the API; everything else under GET falls back to the web app. */
@@ -91,14 +86,6 @@ function trustProxyOption(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
-
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
@@ -128,26 +115,24 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         ),
         message: v.message ?? 'invalid',
       }));
-      return reply
-        .status(400)
-        .send({
-          error: `Invalid ${err.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-          issues,
-        });
+      return reply.status(400).send({
+        error: `Invalid ${err.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        issues,
+      });
     }
     if ((err as { code?: string }).code === '57014') {
       // PostgreSQL cancelled a statement that ran past DATABASE_STATEMENT_TIMEOUT_MS.
       req.log.warn({ err, url: req.routeOptions.url }, 'statement timed out');
-      return reply.status(503).send({ error: 'The request took too long. Please narrow it down or try again later.' });
+      return reply
+        .status(503)
+        .send({ error: 'The request took too long. Please narrow it down or try again later.' });
     }
     if (isDatabaseOutage(err)) {
       req.log.error({ err }, 'database unavailable');
-      return reply
-        .status(503)
-        .send({
-          error:
-            'Service temporarily unavailable: the database cannot be reached. Please try again shortly.',
-        });
+      return reply.status(503).send({
+        error:
+          'Service temporarily unavailable: the database cannot be reached. Please try again shortly.',
+      });
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, cause: err.cause }, 'response does not match its schema');

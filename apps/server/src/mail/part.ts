@@ -1,6 +1,6 @@
 // The mail part: builds the mailer once at start-up and offers it as ctx.services.mail.
 import type { AppContext } from '../context';
-import type { Part } from '../parts';
+import type { Part } from '../part';
 import { createMailer, outboxDir, type Mailer } from './mailer';
 
 declare module '../context' {

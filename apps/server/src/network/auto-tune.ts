@@ -3,7 +3,7 @@
 import { bandOfFrequency, type ModemConf } from '@tinygs/contracts';
 import { maxElevationWithin } from '@tinygs/orbit';
 import type { AppContext } from '../context';
-import type { Part, RunningPart } from '../parts';
+import type { Part, RunningPart } from '../part';
 import { listAutoTuneStations, type AutoTuneStation } from '../repositories/stations';
 import { NotOnlineError } from './commands';
 import type { NetworkSatellite } from './ingest/catalogue';

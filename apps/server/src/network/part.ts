@@ -2,7 +2,7 @@
 // together and started with the server. Intervals are options so tests need not wait minutes.
 import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS } from '@tinygs/contracts';
 import type { AppContext } from '../context';
-import type { Part, RunningPart } from '../parts';
+import type { Part, RunningPart } from '../part';
 import { COUNTERS, setCounter } from '../repositories/counters';
 import {
   loadSilentStationIds,

@@ -1,6 +1,6 @@
 // GET /sse/events: the live event stream (see sse.ts). The hub lives as long as the HTTP app, so
 // the stream works whether or not the broker part runs in this process.
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { clientKey } from '../lib/address-key';
 import { DEFAULT_SSE_OPTIONS, SseHub } from './sse';
 

@@ -2,7 +2,7 @@
 // through the load balancer). With METRICS_TOKEN set a scrape must carry it as a bearer token;
 // without it only loopback addresses are answered, so a server exposed without a proxy does not
 // publish its refusal counters to the world.
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { HttpError } from '../http/errors';
 import { safeEqual } from '../lib/crypto';
 

@@ -11,7 +11,7 @@ import {
 } from '@tinygs/contracts';
 import { z } from 'zod';
 import { notFound } from '../http/errors';
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { readCounters } from '../repositories/counters';
 import {
   findSatellite,

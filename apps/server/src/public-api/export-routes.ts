@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import type { Database, PacketRow } from '../db/schema';
 import { requireOwner } from '../http/auth';
 import { notFound } from '../http/errors';
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { findSatellite, searchSatellites } from '../repositories/public/catalogue-reads';
 import { exportPage, exportRowAt, type ExportCursor } from '../repositories/public/packet-reads';
 import { searchStations, stationOwner } from '../repositories/public/station-reads';

@@ -19,7 +19,7 @@ import {
 } from '@tinygs/contracts';
 import { sessionUser } from '../http/auth';
 import { badRequest, notFound, unauthorized } from '../http/errors';
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { findSatellite, templatesOf } from '../repositories/public/catalogue-reads';
 import {
   countPacketsUpTo,

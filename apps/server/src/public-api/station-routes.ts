@@ -15,7 +15,7 @@ import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
 import { sessionUser } from '../http/auth';
 import { notFound } from '../http/errors';
-import type { RouteModule } from '../http/routes';
+import type { RouteModule } from '../http/route-module';
 import { PICTURE_STATUS, toPicture } from '../repositories/pictures';
 import { stationFramesSince } from '../repositories/public/packet-reads';
 import { findStation, stationById, stationPictures } from '../repositories/public/station-reads';

@@ -4,7 +4,7 @@
 // and the stations use server auto-tune like real ones do.
 import { BANDS } from '@tinygs/contracts';
 import { DEMO_EMAIL } from '../accounts/demo-user';
-import type { Part } from '../parts';
+import type { Part } from '../part';
 import { enableAutoTuneWhereUnset } from '../repositories/stations';
 import { planStations } from './layout';
 import { addDemoPhotos } from './photos';

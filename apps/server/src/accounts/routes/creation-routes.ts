@@ -7,7 +7,7 @@ import {
   StationCreatedResponseSchema,
   UserIdQuerySchema,
 } from '@tinygs/contracts';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { requireOwner, requireUser } from '../../http/auth';
 import { collectCredentials, creationStatus, submitCreation } from '../creation';
 import { BODY_LIMITS, limitRequests } from '../../http/limits';

@@ -7,7 +7,7 @@ import {
   MessageResponseSchema,
   WebLoginRequestSchema,
 } from '@tinygs/contracts';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { badRequest, unauthorized } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { AltchaChallengeSchema } from '../bot-check';

@@ -1,6 +1,6 @@
 // Rotating the account-wide MQTT password (the credentials dialog of the User Console).
 import { MqttCredentialsResponseSchema, UserIdQuerySchema } from '@tinygs/contracts';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { requireOwner } from '../../http/auth';
 import { rotateMqttPassword } from '../mqtt-password';
 import { authErrors, SessionHeadersSchema } from './common';

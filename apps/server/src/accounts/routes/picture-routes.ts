@@ -11,7 +11,7 @@ import {
   StationIdParamsSchema,
 } from '@tinygs/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { badRequest, HttpError } from '../../http/errors';
 import {
   listRecentApprovedPictures,

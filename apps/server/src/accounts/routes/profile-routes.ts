@@ -8,7 +8,7 @@ import {
   UserUpdateBodySchema,
 } from '@tinygs/contracts';
 import { z } from 'zod';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { notFound } from '../../http/errors';
 import { requireOwner } from '../../http/auth';
 import { findUserById } from '../../repositories/users';

@@ -10,7 +10,7 @@ import {
   TxBodySchema,
 } from '@tinygs/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { RouteModule } from '../../http/routes';
+import type { RouteModule } from '../../http/route-module';
 import { badRequest } from '../../http/errors';
 import { deleteStation, editStation, operateStation, testFrame, transmit } from '../station-owner';
 import { authErrors, SessionHeadersSchema } from './common';

@@ -1,7 +1,6 @@
 // Every route module of the API, registered in this order by buildApp. Each module is
 // `(app, ctx) => Promise<void>` and owns the routes of one part of the product.
-import type { App } from '../app';
-import type { AppContext } from '../../context';
+import type { RouteModule } from '../route-module';
 import {
   creationRoutes,
   loginRoutes,
@@ -16,8 +15,6 @@ import { catalogueRoutes } from '../../public-api/catalogue-routes';
 import { exportRoutes } from '../../public-api/export-routes';
 import { packetRoutes } from '../../public-api/packet-routes';
 import { stationRoutes as publicStationRoutes } from '../../public-api/station-routes';
-
-export type RouteModule = (app: App, ctx: AppContext) => Promise<void>;
 
 export const routeModules: RouteModule[] = [
   catalogueRoutes,

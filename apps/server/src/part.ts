@@ -1,0 +1,13 @@
+// What a long-running part of the server is (src/parts.ts lists them): started with the shared
+// context, it returns how to stop it. A leaf file, so the parts and the list do not import each other.
+import type { AppContext } from './context';
+
+export interface RunningPart {
+  stop(): Promise<void>;
+}
+
+export interface Part {
+  name: string;
+  /** Return null when the part is switched off by configuration. */
+  start(ctx: AppContext): Promise<RunningPart | null>;
+}
