@@ -1,10 +1,9 @@
 // The 3D orbit viewer (apps/viewer, its own page at /viewer) in an iframe with a full-screen
 // toggle, as the satellite and station pages embed it.
-import FullscreenIcon from '@mui/icons-material/Fullscreen';
-import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useEffect, useRef, useState } from 'react';
+import { FullscreenIcon, FullscreenExitIcon } from './icons/uiIcons';
 
 /** The viewer's address: the satellite by catalogue name, optionally seen from a ground station. */
 export function viewerUrl(satellite: string, groundStation?: readonly [number, number]): string {

@@ -1,7 +1,6 @@
 import IconButton from '@mui/material/IconButton';
 import { useColorScheme } from '@mui/material/styles';
-import DarkModeIcon from '@mui/icons-material/DarkMode';
-import LightModeIcon from '@mui/icons-material/LightMode';
+import { DarkModeIcon, LightModeIcon } from '../../components/icons/uiIcons';
 
 /** Starts from the system preference; a click pins the opposite scheme (remembered by MUI). */
 export function ThemeToggle() {

@@ -6,15 +6,13 @@ import IconButton from '@mui/material/IconButton';
 import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import MenuIcon from '@mui/icons-material/Menu';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
-import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { Logo } from '../../components/Logo';
 import { LINKS, PRODUCT_NAME } from '../../config/site';
 import { clearSession, useSession } from '../../lib/session';
 import { apiText } from '../../lib/api';
 import { ThemeToggle } from './ThemeToggle';
 import type { OverflowAction } from './OverflowMenu';
+import { MenuIcon, MoreVertIcon, AccountCircleIcon } from '../../components/icons/uiIcons';
 
 // Tooltips are left out of the top bar on purpose: MUI's Tooltip brings Popper.js into the first
 // download of every page. Native title attributes do the job. The menu and the dialogs are only

@@ -1,7 +1,6 @@
 // Station page and Station Console (SPEC.md sections 2, 4, 6 and 8) at /station/{name}@{userId}.
 // The owner (stored user id = the station's userId) also gets the action bar, the edit view,
 // the Operate dialog and Load more.
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -18,6 +17,7 @@ import { StationDetails } from './components/StationDetails';
 import { StationPictures } from './components/StationPictures';
 import { EditStation } from './edit/EditStation';
 import { OperateDialog } from './operate/OperateDialog';
+import { ArrowBackIcon } from '../../components/icons/uiIcons';
 
 export default function StationPage() {
   const params = useParams();

@@ -3,9 +3,8 @@ import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
-import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
-import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import type { CarouselPhoto } from '../api/useCarouselPhotos';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/icons/uiIcons';
 
 const ADVANCE_MS = 6_000;
 

@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
-import DownloadIcon from '@mui/icons-material/Download';
 import { base64ToBytes, isBase64 } from '@tinygs/contracts';
+import { DownloadIcon } from '../../../components/icons/uiIcons';
 
 /** Saves the frame bytes as {id}.bin. */
 export function RawDownload({ raw, id }: { raw: string; id: string }) {

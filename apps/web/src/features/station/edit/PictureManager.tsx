@@ -1,7 +1,6 @@
 // The edit view's pictures: add (at most 10, 3 MB each, resized before upload) and remove after a
 // confirmation (SPEC.md section 5). Both calls happen at once; Save is not needed for them.
 import { PICTURE_MAX_BYTES, PICTURE_MAX_FILES, type Picture } from '@tinygs/contracts';
-import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,6 +21,7 @@ import {
   visiblePictures,
 } from '../components/StationPictures';
 import { preparePicture } from './resizeImage';
+import { DeleteIcon } from '../../../components/icons/uiIcons';
 
 export const REMOVE_PICTURE_CONFIRM = 'Are you sure? This action cannot be undone.';
 const TOO_LARGE = (name: string) => `${name} is larger than 3 MB.`; // ours
