@@ -23,7 +23,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -31,7 +34,10 @@ export default tseslint.config(
     // Shared packages never depend on the applications.
     files: ['packages/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@tinygs/server', '@tinygs/web', '@tinygs/viewer', '**/apps/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@tinygs/server', '@tinygs/web', '@tinygs/viewer', '**/apps/**'] },
+      ],
     },
   },
   {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole test suite behind `npm test`: dependency audit, lint, typecheck, unit and integration tests
+// The whole test suite behind `npm test`: dependency audit, lint, format check, typecheck, unit and integration tests
 // (vitest, on SQLite and PostgreSQL), then the browser tests. Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -46,8 +46,13 @@ function audit() {
   const seconds = Math.round((Date.now() - started) / 1000);
   if (r.status === 0) {
     results.push({ name, ok: true, seconds });
-  } else if (AUDIT_UNREACHABLE.test(output) && !/# npm audit report|vulnerabilit(y|ies)/i.test(output)) {
-    console.log(`audit skipped: the registry's audit service could not be reached (${AUDIT_UNREACHABLE.exec(output)?.[0]})`);
+  } else if (
+    AUDIT_UNREACHABLE.test(output) &&
+    !/# npm audit report|vulnerabilit(y|ies)/i.test(output)
+  ) {
+    console.log(
+      `audit skipped: the registry's audit service could not be reached (${AUDIT_UNREACHABLE.exec(output)?.[0]})`,
+    );
     results.push({ name: `${name} (skipped: audit service unreachable)`, ok: true, seconds });
   } else {
     results.push({ name, ok: false, seconds });
@@ -57,13 +62,28 @@ function audit() {
 const out = mkdtempSync(join(tmpdir(), 'tinygs-test-'));
 audit();
 run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+run('format', 'npx', ['prettier', '--check', '.']);
 run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
 const unitReport = join(out, 'vitest.json');
-run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitReport}`]);
+run('vitest', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${unitReport}`,
+]);
 countVitest(unitReport);
 if (existsSync('e2e/vitest.config.ts')) {
   const e2eReport = join(out, 'e2e.json');
-  run('e2e', 'npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eReport}`]);
+  run('e2e', 'npx', [
+    'vitest',
+    'run',
+    '--config',
+    'e2e/vitest.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${e2eReport}`,
+  ]);
   countVitest(e2eReport);
 }
 

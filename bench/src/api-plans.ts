@@ -4,9 +4,8 @@
 import Database from 'better-sqlite3';
 import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { Database as Schema } from '../../apps/server/src/db/schema';
-import { lastTelemetry } from '../../apps/server/src/repositories/public/catalogue-reads';
 import {
+  lastTelemetry,
   countPacketsUpTo,
   exportPage,
   findPacket,
@@ -16,10 +15,11 @@ import {
   receptionsOf,
   stationFramesSince,
   stationPackets,
-} from '../../apps/server/src/repositories/public/packet-reads';
-import { findStation } from '../../apps/server/src/repositories/public/station-reads';
-import { STATION_STATS_MAX_FRAMES } from '../../apps/server/src/public-api/station-routes';
-import { listStationListItems } from '../../apps/server/src/repositories/stations';
+  findStation,
+  STATION_STATS_MAX_FRAMES,
+  listStationListItems,
+  type Database as Schema,
+} from '@tinygs/server/testing';
 import type { SeedTarget } from './api-seed';
 
 export interface QueryPlan {
@@ -72,7 +72,10 @@ export async function explainReads(
       : []),
     ['/v1/stations', () => listStationListItems(db)],
     ['/v1/station/{id}', () => findStation(db, sample.stationId)],
-    ['/v1/station/{id}/statistics', () => stationFramesSince(db, sample.stationId, monthAgo, STATION_STATS_MAX_FRAMES)],
+    [
+      '/v1/station/{id}/statistics',
+      () => stationFramesSince(db, sample.stationId, monthAgo, STATION_STATS_MAX_FRAMES),
+    ],
     [
       '/v1/export/packets?satellite=',
       () =>

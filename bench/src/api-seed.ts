@@ -3,7 +3,7 @@
 // schema and the catalogue come from the server's own start-up; rows look like the ingest's.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { encryptSecret } from '../../apps/server/src/lib/crypto';
+import { encryptSecret } from '@tinygs/server/testing';
 
 export interface SeedPlan {
   users: number;

@@ -19,8 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
-import { loadConfig } from '../../apps/server/src/config';
-import { createServer } from '../../apps/server/src/server';
+import { loadConfig, createServer } from '@tinygs/server/testing';
 import type { CeilingManifest } from './api-ceiling';
 import { explainReads, type QueryPlan } from './api-plans';
 import {

@@ -3,9 +3,7 @@
 // over the globe, whose MQTT passwords are encrypted with the server's secret.
 import { makeTleLines } from '@tinygs/orbit';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../apps/server/src/db/schema';
-import { encryptSecret } from '../../apps/server/src/lib/crypto';
-import { insertUser } from '../../apps/server/src/repositories/users';
+import { encryptSecret, insertUser, type Database } from '@tinygs/server/testing';
 import type { LoadStation } from './ingest-protocol';
 
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';

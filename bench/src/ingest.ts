@@ -14,11 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Aedes } from 'aedes';
 import { pino } from 'pino';
-import { loadConfig } from '../../apps/server/src/config';
-import { BROKER_TUNING } from '../../apps/server/src/network/broker';
-import { createNetworkPart } from '../../apps/server/src/network/part';
-import { readCounters } from '../../apps/server/src/repositories/counters';
-import { createServer } from '../../apps/server/src/server';
+import {
+  loadConfig,
+  BROKER_TUNING,
+  createNetworkPart,
+  readCounters,
+  createServer,
+} from '@tinygs/server/testing';
 import {
   BENCH_LOAD_ENV,
   type ControlMessage,

@@ -12,10 +12,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTleLines } from '@tinygs/orbit';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { encryptSecret } from '../../apps/server/src/lib/crypto';
-import { openDatabase } from '../../apps/server/src/db/connect';
-import { migrateToLatest } from '../../apps/server/src/db/migrate';
-import { insertUser } from '../../apps/server/src/repositories/users';
+import { encryptSecret, openDatabase, migrateToLatest, insertUser } from '@tinygs/server/testing';
 import { CHROMIUM_ARGS, ensureChromium } from '../../e2e/src/chromium';
 import {
   freePort,

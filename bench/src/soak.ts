@@ -10,10 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadConfig } from '../../apps/server/src/config';
-import { createNetworkPart } from '../../apps/server/src/network/part';
-import { readCounters } from '../../apps/server/src/repositories/counters';
-import { createServer } from '../../apps/server/src/server';
+import { loadConfig, createNetworkPart, readCounters, createServer } from '@tinygs/server/testing';
 import {
   BENCH_LOAD_ENV,
   type ControlMessage,

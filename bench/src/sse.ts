@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { NewPacketEvent } from '@tinygs/contracts';
 import { pino } from 'pino';
-import { loadConfig } from '../../apps/server/src/config';
-import { createServer } from '../../apps/server/src/server';
+import { loadConfig, createServer } from '@tinygs/server/testing';
 import { median, round, sleep, writeResult, type Headline } from './machine';
 
 const CLIENT_ENV = 'TINYGS_BENCH_SSE_CLIENT';

@@ -16,7 +16,12 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
   return pino({
     level,
     ...(format === 'pretty'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
       : {}),
     redact: {
       paths: [

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, config.logFormat);
   const server = await createServer(config, { log });
   await server.app.listen({ port: config.port, host: config.host });
-  log.info(`${config.productName} is up: ${config.publicUrl} (API reference at ${config.publicUrl}/docs)`);
+  log.info(
+    `${config.productName} is up: ${config.publicUrl} (API reference at ${config.publicUrl}/docs)`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

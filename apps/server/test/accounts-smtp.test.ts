@@ -42,7 +42,10 @@ describe('login mail over SMTP', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
     const port = (smtp.server.address() as AddressInfo).port;
     server = await startTestServer('sqlite', {
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Ground network <noreply@example.org>' },
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Ground network <noreply@example.org>',
+      },
     });
   });
   afterAll(async () => {
@@ -59,7 +62,10 @@ describe('login mail over SMTP', () => {
     });
     expect(res.statusCode).toBe(200);
 
-    const mail = await waitFor(() => received.find((m) => m.to.includes('owner@example.org')), 10_000);
+    const mail = await waitFor(
+      () => received.find((m) => m.to.includes('owner@example.org')),
+      10_000,
+    );
     expect(mail.from).toBe('noreply@example.org');
     const body = mail.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     const match = /loginToken=([\w-]+)&userId=(\d+)/.exec(body);

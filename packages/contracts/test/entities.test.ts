@@ -15,7 +15,9 @@ import {
 } from '../src/index';
 
 // Captured from the live network in 2022; the path can be overridden for other checkouts.
-const LIVE_DIR = process.env.TINYGS_LIVE_PACKETS_DIR ?? fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
+const LIVE_DIR =
+  process.env.TINYGS_LIVE_PACKETS_DIR ??
+  fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
 
 function livePackets(file: string): unknown[] {
   const body = JSON.parse(readFileSync(join(LIVE_DIR, file), 'utf8')) as { packets: unknown[] };

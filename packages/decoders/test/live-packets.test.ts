@@ -6,7 +6,9 @@ import { decodeFrame } from '../src/index';
 import { differences } from './json-compare';
 
 // Captured from the live network in November 2022; the path can be overridden for other checkouts.
-const LIVE_DIR = process.env.TINYGS_LIVE_PACKETS_DIR ?? fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
+const LIVE_DIR =
+  process.env.TINYGS_LIVE_PACKETS_DIR ??
+  fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
 const CAPTURED_PACKETS = 800;
 
 interface CapturedPacket {

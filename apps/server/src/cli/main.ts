@@ -44,7 +44,14 @@ async function main(argv: string[]): Promise<void> {
     { network: () => undefined, queueDepth: () => 0 },
     config.instanceId,
   );
-  const ctx: AppContext = { config, database, log, events: new EventBus(), instanceMetrics, services: {} };
+  const ctx: AppContext = {
+    config,
+    database,
+    log,
+    events: new EventBus(),
+    instanceMetrics,
+    services: {},
+  };
   try {
     // Every command works on a fresh DATA_DIR; `migrate` reports what it applied itself.
     if (args.command.command !== 'migrate') await migrateToLatest(database.db, database.dialect);

@@ -25,14 +25,19 @@ class StaticProvider implements MigrationProvider {
  */
 async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
   try {
-    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const { rows } = await sql<{
+      schema: string | null;
+    }>`select current_schema() as schema`.execute(db);
     return rows[0]?.schema ?? undefined;
   } catch {
     return undefined; // SQLite has no schemas
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>, dialect?: 'sqlite' | 'postgres'): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect?: 'sqlite' | 'postgres',
+): Promise<string[]> {
   const migrationTableSchema = dialect === 'sqlite' ? undefined : await currentSchema(db);
   const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();

@@ -32,14 +32,21 @@ export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const entry = CatalogueEntrySchema.parse(JSON.parse(readFileSync(join(satDir, file), 'utf8')));
-      const template = entry.webTemplate ? readFileSync(join(dir, 'templates', entry.webTemplate), 'utf8') : '';
+      const entry = CatalogueEntrySchema.parse(
+        JSON.parse(readFileSync(join(satDir, file), 'utf8')),
+      );
+      const template = entry.webTemplate
+        ? readFileSync(join(dir, 'templates', entry.webTemplate), 'utf8')
+        : '';
       return { entry, template };
     });
 }
 
 /** Inserts or updates satellites by name; counters (frames, packets) of existing rows are kept. */
-export async function upsertSatellites(database: Db, items: { entry: CatalogueEntry; template: string }[]): Promise<number> {
+export async function upsertSatellites(
+  database: Db,
+  items: { entry: CatalogueEntry; template: string }[],
+): Promise<number> {
   const now = Date.now();
   await database.db.transaction().execute(async (trx) => {
     for (const { entry, template } of items) {
@@ -52,7 +59,11 @@ export async function upsertSatellites(database: Db, items: { entry: CatalogueEn
         launchDate: entry.launchDate ? Date.parse(entry.launchDate) : null,
         configurations: JSON.stringify(entry.configurations),
         tle: entry.tle ? JSON.stringify(entry.tle) : null,
-        images: JSON.stringify(entry.images.map((img) => (img.startsWith('/') || img.includes('://') ? img : `/images/${img}`))),
+        images: JSON.stringify(
+          entry.images.map((img) =>
+            img.startsWith('/') || img.includes('://') ? img : `/images/${img}`,
+          ),
+        ),
         webTemplate: template,
         decoder: entry.decoder,
         updatedAt: now,

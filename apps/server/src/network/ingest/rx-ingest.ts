@@ -144,8 +144,7 @@ export class RxIngest {
     if (joined) {
       joined.stations.push(station.id);
       this.metrics.mergeHits += 1;
-    }
-    else if (!crcError)
+    } else if (!crcError)
       this.merge.add(hash, { packetId, firstAt: now, stations: [station.id], decoded, satPos });
     return null;
   }

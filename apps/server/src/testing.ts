@@ -1,0 +1,28 @@
+// What the benchmarks (bench/) may use of the server beyond `createServer`: assembly, storage and
+// the reads whose query plans they check. One entry, `@tinygs/server/testing`, so nothing outside
+// this package reaches into its files.
+export { loadConfig } from './config';
+export { createServer } from './server';
+export { openDatabase } from './db/connect';
+export { migrateToLatest } from './db/migrate';
+export type { Database } from './db/schema';
+export { encryptSecret } from './lib/crypto';
+export { BROKER_TUNING } from './network/broker';
+export { createNetworkPart } from './network/part';
+export { STATION_STATS_MAX_FRAMES } from './public-api/station-routes';
+export { readCounters } from './repositories/counters';
+export { insertUser } from './repositories/users';
+export { listStationListItems } from './repositories/stations';
+export { lastTelemetry } from './repositories/public/catalogue-reads';
+export { findStation } from './repositories/public/station-reads';
+export {
+  countPacketsUpTo,
+  exportPage,
+  findPacket,
+  firstPackets,
+  latestPackets,
+  packetDetailQuery,
+  receptionsOf,
+  stationFramesSince,
+  stationPackets,
+} from './repositories/public/packet-reads';
