@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The whole test suite behind `npm test`: dependency audit, lint, format check, typecheck, unit and integration tests
-// (vitest, on SQLite and PostgreSQL), then the browser tests. Ends with one summary line.
+// The whole test suite behind `npm test`: dependency audit, lint, format check, import rules (no
+// cycles, workspace walls), typecheck, unit and integration tests (vitest, on SQLite and
+// PostgreSQL), then the browser tests. Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,7 @@ const out = mkdtempSync(join(tmpdir(), 'tinygs-test-'));
 audit();
 run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 run('format', 'npx', ['prettier', '--check', '.']);
+run('imports', 'npm', ['run', 'imports:check', '--silent']);
 run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
 const unitReport = join(out, 'vitest.json');
 run('vitest', 'npx', [
