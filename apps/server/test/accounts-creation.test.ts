@@ -7,7 +7,9 @@ import {
 } from '@tinygs/contracts';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CREATION_TEXTS } from '../src/accounts/creation';
+import { tokenHousekeepingPart } from '../src/accounts/housekeeping';
+import { CREATION_LIMITS, CREATION_TEXTS } from '../src/accounts/creation';
+import { accountsState } from '../src/accounts/state';
 import { createNetworkPart } from '../src/network/part';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { buildStation } from './factories';
@@ -17,6 +19,12 @@ import { waitFor, welcomePayload } from './network-helpers';
 const TZ = 'CET-1CEST,M3.5.0,M10.5.0/3';
 let otpCounter = 100_000 + Math.floor(Math.random() * 800_000);
 const nextOtp = () => (otpCounter += 1);
+let addressCounter = 0;
+/** A client address of its own per request, so that the per-client limits stay out of the way. */
+function nextAddress(): string {
+  addressCounter += 1;
+  return `10.20.${Math.floor(addressCounter / 250)}.${addressCounter % 250}`;
+}
 
 describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => {
   let server: TestServer;
@@ -49,6 +57,7 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
       url: `/v1/otp?userId=${userId}`,
       headers: user.headers,
       payload: body,
+      remoteAddress: nextAddress(),
     });
   const status = async (user: LoggedIn) =>
     (
@@ -164,7 +173,7 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     expect(count).toHaveLength(0);
   });
 
-  it('refuses a name the owner already uses and a code already in use or used', async () => {
+  it('refuses a name the owner already uses, and the owner’s own code once used', async () => {
     const owner = await loggedInUser(server);
     const other = await loggedInUser(server);
     await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Existing_1' });
@@ -180,16 +189,58 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
 
     const otp = nextOtp();
     expect((await submit(owner, payload(otp))).statusCode).toBe(200);
-    const inUse = await submit(other, payload(otp));
-    expect(inUse.statusCode).toBe(409);
-    expect(inUse.json().error).toBe(CREATION_TEXTS.codeInUse);
     // The owner may amend and resubmit the same code; the station then gets the amended settings.
     expect((await submit(owner, payload(otp, { station_name: 'Amended_1' }))).statusCode).toBe(200);
     const creds = (await (await poll(String(otp))).json()) as FirmwareCredentialsResponse;
     expect(creds.config.stationName).toBe('Amended_1');
-    const used = await submit(other, payload(otp));
+    const used = await submit(owner, payload(otp));
     expect(used.statusCode).toBe(409);
     expect(used.json().error).toBe(CREATION_TEXTS.codeUsed);
+  });
+
+  it('answers a code another user submitted like any code, and gives its station to nobody', async () => {
+    const attacker = await loggedInUser(server);
+    const owner = await loggedInUser(server);
+    const fresh = await submit(owner, payload(nextOtp(), { station_name: 'Fresh_1' }));
+    // The attacker submits a code before the station that will show it is set up...
+    const otp = nextOtp();
+    const first = await submit(attacker, payload(otp, { station_name: 'Captured_1' }));
+    // ...and the owner, whose station shows it, submits it too: the same answer as any new code.
+    const second = await submit(owner, payload(otp, { station_name: 'Rightful_1' }));
+    for (const res of [first, second]) {
+      expect(res.statusCode).toBe(fresh.statusCode);
+      expect(res.body).toBe(fresh.body);
+    }
+    expect(await status(owner)).toEqual(await status(attacker));
+
+    // With two claimants the station's poll is answered as for an unknown code: nobody gets it.
+    const unknown = await poll(String(nextOtp()));
+    const res = await poll(String(otp));
+    expect(res.status).toBe(unknown.status);
+    expect(await res.text()).toBe(await unknown.text());
+    const issued = await server.ctx.database.db
+      .selectFrom('stationCredentials')
+      .select('stationName')
+      .where('userId', 'in', [attacker.id, owner.id])
+      .execute();
+    expect(issued).toEqual([]);
+    // Both claims expire the way a mistyped code does, telling neither user about the other.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 31 * 60 * 1000);
+    expect(await status(attacker)).toEqual({ status: 'error', text: CREATION_TEXTS.expired });
+    expect(await status(owner)).toEqual({ status: 'error', text: CREATION_TEXTS.expired });
+  });
+
+  it('answers a code another user’s station already collected like any code', async () => {
+    const owner = await loggedInUser(server);
+    const other = await loggedInUser(server);
+    const otp = nextOtp();
+    await submit(owner, payload(otp, { station_name: 'Collected_1' }));
+    expect((await poll(String(otp))).status).toBe(200);
+    const fresh = await submit(other, payload(nextOtp(), { station_name: 'Other_1' }));
+    const late = await submit(other, payload(otp, { station_name: 'Other_2' }));
+    expect(late.statusCode).toBe(fresh.statusCode);
+    expect(late.body).toBe(fresh.body);
   });
 
   it('keeps leading zeros of a code', async () => {
@@ -258,5 +309,118 @@ describe.each(DIALECTS)('station creation by one-time code on %s', (dialect) => 
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toContain('OTP must be a 6-digit number');
+  });
+  it('refuses one user’s 40 code submissions in a row early, storing none past the cap', async () => {
+    const sweeper = await loggedInUser(server);
+    const results = [];
+    for (let i = 0; i < 40; i += 1) results.push(await submit(sweeper, payload(nextOtp())));
+    const cap = CREATION_LIMITS.pendingPerUser;
+    const perHour = accountsState(server.ctx).limits.creationsPerUser.limit;
+    expect(results.slice(0, cap).map((r) => r.statusCode)).toEqual(Array(cap).fill(200));
+    for (const [i, res] of results.slice(cap).entries()) {
+      expect(res.statusCode, `submission ${cap + i + 1}`).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().error).toBe(
+        cap + i < perHour ? CREATION_TEXTS.tooManyPending : CREATION_TEXTS.tooManySubmissions,
+      );
+    }
+    // The code waiting longest frees a place when it expires, 30 minutes on.
+    expect(Number(results[cap]?.headers['retry-after'])).toBeGreaterThan(29 * 60);
+    const rows = await server.ctx.database.db
+      .selectFrom('pendingCreations')
+      .select('otp')
+      .where('userId', '=', sweeper.id)
+      .execute();
+    expect(rows).toHaveLength(cap);
+    // Other users are not affected.
+    const other = await loggedInUser(server);
+    expect((await submit(other, payload(nextOtp()))).statusCode).toBe(200);
+  });
+
+  it('lets a user with the most codes waiting amend one of them', async () => {
+    const owner = await loggedInUser(server);
+    const otps = Array.from({ length: CREATION_LIMITS.pendingPerUser }, nextOtp);
+    for (const otp of otps) expect((await submit(owner, payload(otp))).statusCode).toBe(200);
+    const [first = 0] = otps;
+    const amended = await submit(owner, payload(first, { station_name: 'Amended_2' }));
+    expect(amended.statusCode).toBe(200);
+    expect((await submit(owner, payload(nextOtp()))).statusCode).toBe(429);
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/credentials?otp=${first}`,
+      remoteAddress: nextAddress(),
+    });
+    expect(res.json<FirmwareCredentialsResponse>().config.stationName).toBe('Amended_2');
+  });
+
+  it('limits each user’s submissions per hour, even when every code is collected', async () => {
+    const busy = await loggedInUser(server);
+    const perHour = accountsState(server.ctx).limits.creationsPerUser.limit;
+    for (let i = 0; i < perHour; i += 1) {
+      const otp = nextOtp();
+      const res = await submit(busy, payload(otp, { station_name: `Busy_${i}` }));
+      expect(res.statusCode, `submission ${i + 1}`).toBe(200);
+      const collected = await server.app.inject({
+        method: 'GET',
+        url: `/credentials?otp=${otp}`,
+        remoteAddress: nextAddress(),
+      });
+      expect(collected.statusCode).toBe(200);
+    }
+    const over = await submit(busy, payload(nextOtp(), { station_name: 'Busy_x' }));
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toBe(CREATION_TEXTS.tooManySubmissions);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('deletes finished creations a day old in housekeeping, keeping newer ones', async () => {
+    const owner = await loggedInUser(server);
+    const db = server.ctx.database.db;
+    const old = nextOtp();
+    await submit(owner, payload(old, { station_name: 'Old_1' }));
+    await server.app.inject({
+      method: 'GET',
+      url: `/credentials?otp=${old}`,
+      remoteAddress: nextAddress(),
+    });
+    await submit(owner, payload(nextOtp(), { station_name: 'Expired_1' }));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + CREATION_LIMITS.retentionMs + 60_000);
+    await submit(owner, payload(nextOtp(), { station_name: 'New_1' }));
+    const names = async () =>
+      (
+        await db
+          .selectFrom('pendingCreations')
+          .select('stationName')
+          .where('userId', '=', owner.id)
+          .orderBy('stationName')
+          .execute()
+      ).map((r) => r.stationName);
+    expect(await names()).toEqual(['Expired_1', 'New_1', 'Old_1']);
+    const running = await tokenHousekeepingPart.start(server.ctx);
+    await running?.stop();
+    expect(await names()).toEqual(['New_1']);
+  });
+
+  // Last: it uses up the route's overall budget.
+  it('limits credential polling overall, whatever the number of clients', async () => {
+    const clients = Array.from({ length: 30 }, nextAddress);
+    const polls = clients.flatMap((address) =>
+      Array.from({ length: 20 }, () =>
+        server.app.inject({
+          method: 'GET',
+          url: `/credentials?otp=${nextOtp()}`,
+          remoteAddress: address,
+        }),
+      ),
+    );
+    const results = await Promise.all(polls);
+    const answered = results.filter((r) => r.statusCode === 404).length;
+    const refused = results.filter((r) => r.statusCode === 429);
+    expect(answered + refused.length).toBe(results.length);
+    // No client went over its own 20 a minute: every refusal is the overall ceiling's.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(560);
+    for (const res of refused) expect(res.json().error).toMatch(/server is busy/);
   });
 });

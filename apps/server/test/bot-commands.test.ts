@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'grammy';
 import { BOT_TEXTS, createBot } from '../src/bot/bot';
 import { decryptSecret } from '../src/lib/crypto';
-import { loginLinkIn, waitForMail } from './accounts-support';
+import { loginLinkIn, mailsTo, waitForMail } from './accounts-support';
 import { buildUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
@@ -140,6 +140,24 @@ describe.each(DIALECTS)('registration bot on %s', (dialect) => {
     expect(login.statusCode).toBe(200);
     // A second request within 30 seconds is refused.
     expect(await say(chatUserId, `/weblogin ${email}`)).toBe(BOT_TEXTS.wait);
+  });
+
+  it('/weblogin mails at most 3 login links an hour per chat user, whatever the addresses', async () => {
+    await say(chatUserId, '/start');
+    const address = (n: number) => `many${n}.${chatUserId}@example.org`;
+    for (let n = 1; n <= 3; n += 1) {
+      expect(await say(chatUserId, `/weblogin ${address(n)}`)).toContain('A login link was sent');
+      await waitForMail(server, address(n));
+    }
+    expect(await say(chatUserId, `/weblogin ${address(4)}`)).toBe(BOT_TEXTS.tooManyLinks);
+    expect((await userRow(chatUserId))?.email).toBe(address(3));
+    // Nothing reaches the fourth address (the bot mails before it answers); others are not affected.
+    expect(mailsTo(server, address(4))).toHaveLength(0);
+    const other = chatUserId + 5_000_000;
+    await say(other, '/start');
+    expect(await say(other, `/weblogin other.${chatUserId}@example.org`)).toContain(
+      'A login link was sent',
+    );
   });
 
   it('/weblogin checks the address and refuses one another account uses', async () => {

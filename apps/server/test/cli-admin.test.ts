@@ -1,6 +1,6 @@
 // The admin CLI as an operator's script runs it: a separate process against the same DATA_DIR and
 // database as a running server, printing exactly one JSON object with --json.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli, type CliResult } from './cli-process';
@@ -141,6 +141,43 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(broken.code).toBe(1);
     expect(String(broken.body.error)).toContain('displayName');
   });
+
+  it('imports a template from the file’s folder and refuses one outside it', async () => {
+    const { dataDir } = server.ctx.config;
+    const folder = join(dataDir, 'catalogue', 'satellites');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(dataDir, 'server-secret-copy'), 'secret-text');
+    writeFileSync(join(folder, 'cli.liquid'), '<p>{{ packet.raw }}</p>');
+    const file = join(folder, 'sat.json');
+    const entry = (webTemplate: string) => ({
+      name: 'Cli-Sat-T',
+      displayName: 'CLI Sat T',
+      norad: null,
+      status: 'Future',
+      configurations: [{ mode: 'LoRa', freq: 436.2 }],
+      webTemplate,
+    });
+    const template = async () =>
+      (
+        await server.ctx.database.db
+          .selectFrom('satellites')
+          .select('webTemplate')
+          .where('name', '=', 'Cli-Sat-T')
+          .executeTakeFirst()
+      )?.webTemplate;
+
+    // Links and absolute names: catalogue-templates.test.ts.
+    writeFileSync(file, JSON.stringify(entry('../../server-secret-copy')));
+    const refused = await json('satellites', 'import', file);
+    expect(refused.code).toBe(1);
+    expect(String(refused.body.error)).toContain(
+      'outside the catalogue: templates are read only from inside the imported folder or the seed',
+    );
+    expect(await template()).toBeUndefined();
+    writeFileSync(file, JSON.stringify(entry('cli.liquid')));
+    expect((await json('satellites', 'import', file)).code).toBe(0);
+    expect(await template()).toBe('<p>{{ packet.raw }}</p>');
+  }, 90_000);
 
   it('migrates and seeds idempotently', async () => {
     expect(await json('migrate')).toEqual({ code: 0, body: { migrations: [] } });

@@ -17,6 +17,10 @@ export interface AccountsState {
     failedLoginPerAccount: WindowLimiter;
     /** Validation mails per user: changing the e-mail address sends one each time. */
     validationMailPerUser: WindowLimiter;
+    /** Login links the chat bot mails per chat user (besides loginPerEmail). */
+    loginMailPerChatUser: WindowLimiter;
+    /** POST /v1/otp per user, amendments and refused submissions included. */
+    creationsPerUser: WindowLimiter;
   };
 }
 
@@ -32,6 +36,8 @@ export function accountsState(ctx: AppContext): AccountsState {
         failedLoginPerAddress: new WindowLimiter(20, 15 * MINUTE_MS),
         failedLoginPerAccount: new WindowLimiter(50, 15 * MINUTE_MS),
         validationMailPerUser: new WindowLimiter(5, 60 * MINUTE_MS),
+        loginMailPerChatUser: new WindowLimiter(3, 60 * MINUTE_MS),
+        creationsPerUser: new WindowLimiter(10, 60 * MINUTE_MS),
       },
     };
     states.set(ctx, state);

@@ -23,6 +23,7 @@ export const BOT_TEXTS = {
   askEmail: 'Send me the e-mail address you want to log in with.',
   emailTaken: 'This e-mail address is already registered to another account.',
   wait: 'A login link was just sent to this address. Please wait 30 seconds and try again.',
+  tooManyLinks: 'You asked for several login links in the last hour. Please try again later.',
   privateOnly: 'For your safety I only send credentials in a private chat. Write to me directly.',
   failed: 'Sorry, something went wrong. Please try again later.',
 } as const;
@@ -74,12 +75,19 @@ export function createBot(
       await c.reply(BOT_TEXTS.emailTaken);
       return;
     }
-    const limiter = accountsState(ctx).limits.loginPerEmail;
-    if (limiter.retryAfterMs(email) > 0) {
+    // Per chat user as well as per address: one chat account could otherwise mail a login link to
+    // a new address every time.
+    const { loginPerEmail, loginMailPerChatUser } = accountsState(ctx).limits;
+    if (loginMailPerChatUser.retryAfterMs(userId) > 0) {
+      await c.reply(BOT_TEXTS.tooManyLinks);
+      return;
+    }
+    if (loginPerEmail.retryAfterMs(email) > 0) {
       await c.reply(BOT_TEXTS.wait);
       return;
     }
-    limiter.record(email);
+    loginMailPerChatUser.record(userId);
+    loginPerEmail.record(email);
     if (!owner) await setUserEmail(db, userId, email);
     const user = await findUserById(db, userId);
     if (!user) return;

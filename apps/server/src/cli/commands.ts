@@ -16,7 +16,14 @@ import {
   setPictureStatus,
 } from '../repositories/pictures';
 import { findUserByEmail } from '../repositories/users';
-import { CatalogueEntrySchema, seedCatalogue, SEED_DIR, upsertSatellites } from '../seed/catalogue';
+import {
+  CatalogueEntrySchema,
+  readTemplateWithin,
+  seedCatalogue,
+  SEED_DIR,
+  TemplateOutsideError,
+  upsertSatellites,
+} from '../seed/catalogue';
 import {
   decodeDocument,
   DocumentError,
@@ -56,17 +63,23 @@ function readJson(path: string): unknown {
   }
 }
 
-/** A template named by an entry lives beside the file, in a templates/ folder next to it, or in the seed. */
+/**
+ * A template named by an entry lives beside the file, in a templates/ folder next to it, or in the
+ * seed, and only there: a name leading out of these folders is refused.
+ */
 function readTemplate(fileDir: string, name: string | null): string {
   if (!name) return '';
-  for (const candidate of [
-    join(fileDir, name),
-    join(fileDir, '..', 'templates', name),
-    join(SEED_DIR, 'templates', name),
-  ]) {
-    if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
+  const roots = [fileDir, join(fileDir, '..', 'templates'), join(SEED_DIR, 'templates')];
+  let text: string | null;
+  try {
+    text = readTemplateWithin(roots, name);
+  } catch (err) {
+    if (err instanceof TemplateOutsideError) throw new CliError(err.message);
+    throw err;
   }
-  throw new CliError(`Template ${name} not found next to the file or in the seed templates`);
+  if (text === null)
+    throw new CliError(`Template ${name} not found next to the file or in the seed templates`);
+  return text;
 }
 
 async function importSatellites(ctx: AppContext, file: string): Promise<CommandOutput> {

@@ -18,19 +18,62 @@ export interface NewCreation {
   expiresAt: number;
 }
 
-export async function insertCreation(db: Kysely<Database>, creation: NewCreation): Promise<void> {
-  await db
-    .insertInto('pendingCreations')
-    .values({ ...creation, status: 'pending', text: '', deliveredAt: null })
-    .execute();
+/** Why a submission was not stored: the user already has `cap` other codes waiting. */
+export interface CreationRefused {
+  /** when the oldest of them expires, freeing a place */
+  freeAt: number;
 }
 
-/** A code still waiting for its station (not collected, not expired), whoever submitted it. */
+/**
+ * Stores a submission unless the user already has `cap` other codes waiting; a waiting submission
+ * of the same code by the same user is replaced (amended). The user's row is locked first (a no-op
+ * UPDATE: a row lock on PostgreSQL, the write lock on SQLite), so concurrent submissions of one
+ * user are counted one after the other and the cap holds.
+ */
+export async function insertCreationWithinCap(
+  db: Kysely<Database>,
+  creation: NewCreation,
+  cap: number,
+  replacedText: string,
+): Promise<CreationRefused | null> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ createdAt: eb.ref('createdAt') }))
+      .where('id', '=', creation.userId)
+      .execute();
+    const others = await trx
+      .selectFrom('pendingCreations')
+      .select('expiresAt')
+      .where('userId', '=', creation.userId)
+      .where('status', '=', 'pending')
+      .where('expiresAt', '>', creation.createdAt)
+      .where('otp', '!=', creation.otp)
+      .orderBy('expiresAt')
+      .execute();
+    if (others.length >= cap) return { freeAt: others[0]?.expiresAt ?? creation.expiresAt };
+    // The same owner may correct the details and submit the code again (SPEC.md: cancel, amend, retry).
+    await trx
+      .updateTable('pendingCreations')
+      .set({ status: 'error', text: replacedText })
+      .where('userId', '=', creation.userId)
+      .where('otp', '=', creation.otp)
+      .where('status', '=', 'pending')
+      .execute();
+    await trx
+      .insertInto('pendingCreations')
+      .values({ ...creation, status: 'pending', text: '', deliveredAt: null })
+      .execute();
+    return null;
+  });
+}
+
+/** Every submission of a code still waiting for its station (not collected, not expired). */
 export async function findWaitingByOtp(
   db: Kysely<Database>,
   otp: string,
   now: number,
-): Promise<PendingCreationRow | undefined> {
+): Promise<PendingCreationRow[]> {
   return db
     .selectFrom('pendingCreations')
     .selectAll()
@@ -38,12 +81,13 @@ export async function findWaitingByOtp(
     .where('status', '=', 'pending')
     .where('expiresAt', '>', now)
     .orderBy('createdAt', 'desc')
-    .executeTakeFirst();
+    .execute();
 }
 
-/** The latest creation with this code that is still waiting or was collected recently. */
-export async function findRecentByOtp(
+/** The user's latest submission of this code since `since`, whatever its state. */
+export async function findRecentOfUserByOtp(
   db: Kysely<Database>,
+  userId: string,
   otp: string,
   since: number,
 ): Promise<PendingCreationRow | undefined> {
@@ -51,6 +95,7 @@ export async function findRecentByOtp(
     .selectFrom('pendingCreations')
     .selectAll()
     .where('otp', '=', otp)
+    .where('userId', '=', userId)
     .where('createdAt', '>', since)
     .orderBy('createdAt', 'desc')
     .executeTakeFirst();
@@ -94,4 +139,16 @@ export async function setCreationOutcome(
   outcome: { status: CreationStatus; text: string },
 ): Promise<void> {
   await db.updateTable('pendingCreations').set(outcome).where('id', '=', id).execute();
+}
+
+/**
+ * Housekeeping: submissions created before `before` are finished one way or another (a code lives
+ * 30 minutes, a collected one waits 30 more for its station); their rows only grow the table.
+ */
+export async function deleteCreationsBefore(db: Kysely<Database>, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('pendingCreations')
+    .where('createdAt', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

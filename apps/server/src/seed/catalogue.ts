@@ -1,8 +1,8 @@
 // Loads the satellite catalogue (apps/server/seed/satellites/*.json, templates and images beside
 // them) into storage. Data, not code: adding a satellite is adding a file. Also used by the CLI's
 // `satellites import FILE`.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SatelliteStatusSchema } from '@tinygs/contracts';
 import { z } from 'zod';
 import { REPO_ROOT } from '../config';
@@ -22,9 +22,42 @@ export const CatalogueEntrySchema = z.object({
   tle: z.tuple([z.string(), z.string(), z.string()]).nullable().default(null),
   images: z.array(z.string()).default([]),
   decoder: z.string().nullable().default(null),
-  webTemplate: z.string().nullable().default(null),
+  /** a file name, relative to the catalogue's templates folder (readTemplateWithin) */
+  webTemplate: z.string().min(1).max(255).nullable().default(null),
 });
 export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
+
+/** A template an entry names that lies outside the folders templates may be read from. */
+export class TemplateOutsideError extends Error {
+  constructor(name: string) {
+    super(
+      `Template ${name} is outside the catalogue: templates are read only from inside the imported folder or the seed`,
+    );
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * The text of the template `name` from the first of `roots` that holds it, or null when none does.
+ * A catalogue file is data from outside (an operator imports it), so the name may only lead to a
+ * file inside a root: an absolute name, one that climbs out with `..`, or a symbolic link that
+ * resolves outside is refused with TemplateOutsideError and nothing is read.
+ */
+export function readTemplateWithin(roots: string[], name: string): string | null {
+  for (const root of roots) {
+    const candidate = resolve(root, name);
+    if (!isInside(resolve(root), candidate)) throw new TemplateOutsideError(name);
+    if (!existsSync(candidate)) continue;
+    if (!isInside(realpathSync(root), realpathSync(candidate)))
+      throw new TemplateOutsideError(name);
+    return readFileSync(candidate, 'utf8');
+  }
+  return null;
+}
 
 export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template: string }[] {
   const satDir = join(dir, 'satellites');
@@ -35,9 +68,10 @@ export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template
       const entry = CatalogueEntrySchema.parse(
         JSON.parse(readFileSync(join(satDir, file), 'utf8')),
       );
-      const template = entry.webTemplate
-        ? readFileSync(join(dir, 'templates', entry.webTemplate), 'utf8')
-        : '';
+      const name = entry.webTemplate;
+      const template = name ? readTemplateWithin([join(dir, 'templates')], name) : '';
+      if (template === null)
+        throw new Error(`${file}: template ${name} not found in ${dir}/templates`);
       return { entry, template };
     });
 }

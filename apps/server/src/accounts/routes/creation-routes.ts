@@ -39,9 +39,9 @@ export const creationRoutes: RouteModule = async (app, ctx) => {
         response: { 200: StationCreatedResponseSchema, ...authErrors, 409: ErrorBodySchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       await requireOwner(ctx, req, req.query.userId);
-      return submitCreation(ctx, req.query.userId, req.body);
+      return submitCreation(ctx, req.query.userId, req.body, reply);
     },
   );
 
