@@ -60,17 +60,12 @@ export function picturesDir(ctx: AppContext): string {
  * size checked before any pixel is decoded), then one pipeline decodes, orients and resizes it to
  * raw pixels, from which both JPEGs are encoded.
  */
-async function render(
-  input: Buffer,
-  format: PictureFormat,
-): Promise<{ full: Buffer; thumb: Buffer }> {
+async function render(input: Buffer): Promise<{ full: Buffer; thumb: Buffer }> {
   const image = sharp(input, { limitInputPixels: PICTURE_MAX_PIXELS, failOn: 'error' });
   let resized: { data: Buffer; info: OutputInfo };
   try {
-    const header = await image.metadata();
-    // The loader libvips picked from the bytes must be the one the signature named.
-    if (header.format !== format) throw new HttpError(415, UNSUPPORTED_PICTURE);
-    const { width, height } = header;
+    // libvips picks its loader from the same signatures pictureFormat checked.
+    const { width, height } = await image.metadata();
     if (width * height > PICTURE_MAX_PIXELS || Math.max(width, height) > PICTURE_MAX_SIDE_PX)
       throw new HttpError(413, TOO_MANY_PIXELS);
     resized = await image
@@ -104,12 +99,11 @@ export async function addPicture(
   upload: { data: Buffer; filename: string },
 ): Promise<string> {
   const db = ctx.database.db;
-  const format = pictureFormat(upload.data);
-  if (!format) throw new HttpError(415, UNSUPPORTED_PICTURE);
+  if (!pictureFormat(upload.data)) throw new HttpError(415, UNSUPPORTED_PICTURE);
   // A cheap early answer for a full station; the insert below is what enforces the count.
   if ((await countActivePictures(db, station.id)) >= PICTURE_MAX_FILES)
     throw badRequest(TOO_MANY_PICTURES);
-  const { full, thumb } = await render(upload.data, format);
+  const { full, thumb } = await render(upload.data);
   const id = randomBytes(8).toString('hex');
   const dir = picturesDir(ctx);
   mkdirSync(dir, { recursive: true });
