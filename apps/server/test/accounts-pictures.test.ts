@@ -289,7 +289,8 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     const id = await buildStation(db, { userId: someone.id, name: 'Race_1' });
     await existingPictures(id, PICTURE_MAX_FILES - 1);
     const before = readdirSync(picturesDir()).length;
-    const image = await photo(800, 600);
+    // Large enough that both are still decoding when either reaches the insert.
+    const image = await photo(3000, 2000);
     const answers = await Promise.all([
       upload(id, image, someone.headers),
       upload(id, image, someone.headers),
