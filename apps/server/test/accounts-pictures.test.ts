@@ -1,15 +1,29 @@
 // Station pictures as an owner uploads them from the Edit form: real multipart requests over HTTP,
-// decoded and resized by the server, metadata gone, pending until approved.
-import { existsSync } from 'node:fs';
+// decoded and resized by the server, metadata gone, pending until approved and served to nobody
+// but the owner until then; what an attacker could use against the decoder is refused early.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PICTURE_MAX_FILES, type ErrorBody, type StationPhoto } from '@tinygs/contracts';
-import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_AN_IMAGE, TOO_MANY_PICTURES } from '../src/accounts/pictures';
-import { PICTURE_STATUS, setPictureStatus } from '../src/repositories/pictures';
+import pg from 'pg';
+import sharp, { type Sharp } from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  NOT_AN_IMAGE,
+  TOO_MANY_PICTURES,
+  TOO_MANY_PIXELS,
+  UNSUPPORTED_PICTURE,
+} from '../src/accounts/pictures';
+import { PICTURE_UPLOADS_PER_ACCOUNT } from '../src/accounts/routes/picture-routes';
+import {
+  insertPictureIfRoom,
+  PICTURE_STATUS,
+  setPictureStatus,
+} from '../src/repositories/pictures';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { buildStation } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
+import { waitFor } from './network-helpers';
 
 async function photo(widthPx: number, heightPx: number): Promise<Buffer> {
   return sharp({
@@ -25,30 +39,91 @@ async function photo(widthPx: number, heightPx: number): Promise<Buffer> {
     .toBuffer();
 }
 
+function solid(widthPx: number, heightPx: number): Sharp {
+  return sharp({
+    create: { width: widthPx, height: heightPx, channels: 3, background: { r: 9, g: 80, b: 40 } },
+  });
+}
+
+// A decompression bomb: 30 megapixels of one colour, under 100 kB as a PNG. Made once.
+let bomb: Promise<Buffer> | undefined;
+const pngBomb = () => (bomb ??= solid(6000, 5000).png({ compressionLevel: 9 }).toBuffer());
+
+/**
+ * Every request comes from an address of its own (TRUST_PROXY=1), so the per-client upload limit
+ * stays out of the way except where a test names the address.
+ */
+let nextAddress = 0;
+function freshAddress(): string {
+  nextAddress += 1;
+  return `10.${(nextAddress >> 16) & 255}.${(nextAddress >> 8) & 255}.${nextAddress & 255}`;
+}
+
+function uploader(server: () => TestServer) {
+  return (
+    id: string,
+    data: Buffer | string,
+    headers: Record<string, string>,
+    name = 'roof.jpg',
+    type = '',
+  ) => {
+    const form = new FormData();
+    form.append('upload', new Blob([data], { type }), name);
+    return fetch(`${server().url}/v1/station/${id}/image`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': freshAddress(), ...headers },
+      body: form,
+    });
+  };
+}
+
 describe.each(DIALECTS)('station pictures on %s', (dialect) => {
   let server: TestServer;
   let owner: LoggedIn;
   let stationId: string;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { listen: true });
+    server = await startTestServer(dialect, { listen: true, env: { TRUST_PROXY: '1' } });
     owner = await loggedInUser(server);
     stationId = await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Gallery_1' });
   });
   afterAll(async () => {
     await server?.stop();
   });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
+  const send = uploader(() => server);
   function upload(
     id: string,
     data: Buffer | string,
     headers: Record<string, string> = owner.headers,
     name = 'roof.jpg',
+    type = '',
   ) {
-    const form = new FormData();
-    form.append('upload', new Blob([data]), name);
-    return fetch(`${server.url}/v1/station/${id}/image`, { method: 'POST', headers, body: form });
+    return send(id, data, headers, name, type);
   }
   const picturesDir = () => join(server.ctx.config.dataDir, 'pictures');
+  const fetchPicture = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, { headers });
+  const countPictures = (id: string) => activePictures(server, id);
+  /** Picture rows straight into storage: a station that already has `n` pictures, without decoding. */
+  async function existingPictures(id: string, n: number): Promise<void> {
+    for (let i = 0; i < n; i += 1) {
+      await server.ctx.database.db
+        .insertInto('stationPictures')
+        .values({
+          id: randomBytes(8).toString('hex'),
+          stationId: id,
+          status: PICTURE_STATUS.pending,
+          size: 100,
+          origName: `old-${i}.jpg`,
+          type: 'image/jpeg',
+          createdAt: Date.now(),
+        })
+        .execute();
+    }
+  }
 
   it('stores a resized copy and a thumbnail without metadata, pending approval', async () => {
     const original = await photo(2000, 1000);
@@ -72,7 +147,7 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
       size: original.length,
     });
 
-    const served = await fetch(`${server.url}/pictures/${shortId}.jpg`);
+    const served = await fetchPicture(`/pictures/${shortId}.jpg`, owner.headers);
     expect(served.status).toBe(200);
     const full = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
     expect(full).toMatchObject({ width: 1080, height: 540, format: 'jpeg' });
@@ -91,9 +166,15 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
       'just some text, not a picture',
       owner.headers,
       'notes.jpg',
+      'image/jpeg',
     );
-    expect(text.status).toBe(400);
-    expect(((await text.json()) as ErrorBody).error).toBe(NOT_AN_IMAGE);
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as ErrorBody).error).toBe(UNSUPPORTED_PICTURE);
+    // A JPEG signature followed by garbage gets as far as the decoder, which refuses it.
+    const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(5000, 0x41)]);
+    const corrupt = await upload(stationId, broken);
+    expect(corrupt.status).toBe(400);
+    expect(((await corrupt.json()) as ErrorBody).error).toBe(NOT_AN_IMAGE);
     const empty = await fetch(`${server.url}/v1/station/${stationId}/image`, {
       method: 'POST',
       headers: owner.headers,
@@ -101,6 +182,177 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     });
     expect(empty.status).toBe(400);
   });
+
+  it('shows a pending picture to its owner only, and to everyone once approved', async () => {
+    const shortId = await (await upload(stationId, await photo(400, 300))).text();
+    const stranger = await loggedInUser(server);
+    for (const file of [`/pictures/${shortId}.jpg`, `/pictures/${shortId}_thumb.jpg`]) {
+      expect((await fetchPicture(file)).status, file).toBe(404);
+      expect((await fetchPicture(file, stranger.headers)).status, file).toBe(404);
+      const own = await fetchPicture(file, owner.headers);
+      expect(own.status, file).toBe(200);
+      expect(own.headers.get('content-type')).toBe('image/jpeg');
+      expect(own.headers.get('cache-control')).toBe('private, no-store');
+    }
+    // What the station page lists: the pending picture for the owner, nothing for anyone else.
+    const page = async (headers: Record<string, string> = {}) =>
+      (await server.app.inject({ method: 'GET', url: `/v1/station/${stationId}`, headers }))
+        .json<{ pictures: { shortId: string }[] }>()
+        .pictures.map((p) => p.shortId);
+    expect(await page()).not.toContain(shortId);
+    expect(await page(owner.headers)).toContain(shortId);
+
+    await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.approved);
+    const open = await fetchPicture(`/pictures/${shortId}.jpg`);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('cache-control')).toContain('public');
+    expect(await page()).toContain(shortId);
+
+    await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.rejected);
+    expect((await fetchPicture(`/pictures/${shortId}.jpg`, owner.headers)).status).toBe(404);
+    // Names that are not a picture's are refused without looking at the disk.
+    for (const path of [
+      '/pictures/',
+      `/pictures/${shortId}.png`,
+      `/pictures/${shortId.toUpperCase()}.jpg`,
+      '/pictures/..%2f..%2fserver-secret',
+    ]) {
+      expect((await fetchPicture(path, owner.headers)).status, path).toBe(404);
+    }
+  });
+
+  it('accepts JPEG, PNG and WebP by their bytes and refuses any other format with 415', async () => {
+    const db = server.ctx.database.db;
+    const someone = await loggedInUser(server);
+    const id = await buildStation(db, { userId: someone.id, name: 'Formats_1' });
+    const small = () => solid(64, 48);
+    const accepted: [string, Buffer][] = [
+      ['png', await small().png().toBuffer()],
+      ['webp', await small().webp().toBuffer()],
+      ['jpeg', await small().jpeg().toBuffer()],
+    ];
+    for (const [format, data] of accepted) {
+      // The name and the declared type say GIF; the bytes decide.
+      const res = await upload(id, data, someone.headers, 'animation.gif', 'image/gif');
+      expect(res.status, format).toBe(200);
+    }
+    const refused: [string, Buffer | string][] = [
+      ['gif', await small().gif().toBuffer()],
+      ['tiff', await small().tiff().toBuffer()],
+      ['avif', await small().avif().toBuffer()],
+      ['svg', '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"/>'],
+      ['bmp', Buffer.concat([Buffer.from('BM'), Buffer.alloc(200, 1)])],
+    ];
+    for (const [format, data] of refused) {
+      const res = await upload(id, data, someone.headers, 'roof.jpg', 'image/jpeg');
+      expect(res.status, format).toBe(415);
+      expect(((await res.json()) as ErrorBody).error, format).toBe(UNSUPPORTED_PICTURE);
+    }
+    expect(await countPictures(id)).toBe(accepted.length);
+  });
+
+  it('refuses more than 25 megapixels before decoding them, and decodes an upload once', async () => {
+    const someone = await loggedInUser(server);
+    const id = await buildStation(server.ctx.database.db, { userId: someone.id, name: 'Pixels_1' });
+    // Pipelines sharp runs over the uploaded bytes (a metadata read is not one).
+    const uploads: Buffer[] = [];
+    const runs = vi.spyOn(sharp.prototype, 'toBuffer');
+    const decodesOf = (data: Buffer) =>
+      runs.mock.contexts.filter((image) => {
+        const input = (image as unknown as { options: { input: { buffer?: unknown } } }).options
+          .input.buffer;
+        return Buffer.isBuffer(input) && input.equals(data);
+      }).length;
+
+    const bombData = await pngBomb();
+    uploads.push(bombData);
+    const bombRes = await upload(id, bombData, someone.headers, 'bomb.png');
+    expect(bombRes.status).toBe(413);
+    expect(((await bombRes.json()) as ErrorBody).error).toBe(TOO_MANY_PIXELS);
+    expect(decodesOf(bombData)).toBe(0);
+    const strip = await solid(20_000, 10).png().toBuffer();
+    expect((await upload(id, strip, someone.headers, 'strip.png')).status).toBe(413);
+
+    const good = await photo(2400, 1600);
+    const res = await upload(id, good, someone.headers);
+    expect(res.status).toBe(200);
+    expect(decodesOf(good)).toBe(1);
+    const shortId = await res.text();
+    expect((await sharp(join(picturesDir(), `${shortId}.jpg`)).metadata()).width).toBe(1080);
+    expect((await sharp(join(picturesDir(), `${shortId}_thumb.jpg`)).metadata()).width).toBe(150);
+    expect(await countPictures(id)).toBe(1);
+  });
+
+  it('gives the last of ten places to exactly one of two uploads racing for it', async () => {
+    const db = server.ctx.database.db;
+    const someone = await loggedInUser(server);
+    const id = await buildStation(db, { userId: someone.id, name: 'Race_1' });
+    await existingPictures(id, PICTURE_MAX_FILES - 1);
+    const before = readdirSync(picturesDir()).length;
+    // Large enough that both are still decoding when either reaches the insert.
+    const image = await photo(3000, 2000);
+    const answers = await Promise.all([
+      upload(id, image, someone.headers),
+      upload(id, image, someone.headers),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const refused = answers.find((r) => r.status === 400);
+    expect(((await refused?.json()) as ErrorBody).error).toBe(TOO_MANY_PICTURES);
+    expect(await countPictures(id)).toBe(PICTURE_MAX_FILES);
+    // The refused upload's files are gone again: one picture and its thumbnail were added.
+    expect(readdirSync(picturesDir()).length).toBe(before + 2);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'makes an upload wait for another one that holds the station until it commits',
+    async () => {
+      const db = server.ctx.database.db;
+      const someone = await loggedInUser(server);
+      const id = await buildStation(db, { userId: someone.id, name: 'Race_2' });
+      await existingPictures(id, PICTURE_MAX_FILES - 1);
+      const row = (n: string) => ({
+        id: `${n}`.padEnd(16, '0'),
+        stationId: id,
+        size: 1,
+        origName: `${n}.jpg`,
+        type: 'image/jpeg',
+        createdAt: Date.now(),
+      });
+      const config = server.ctx.config.database;
+      if (config.kind !== 'postgres') throw new Error('postgres expected');
+      // The other upload: the same statements as insertPictureIfRoom, its transaction still open.
+      const other = new pg.Client({ connectionString: config.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('select id from stations where id = $1 for update', [id]);
+        await other.query(
+          `insert into station_pictures (id, station_id, status, size, orig_name, type, created_at)
+           values ($1, $2, 0, 1, 'a.jpg', 'image/jpeg', 0)`,
+          ['a000000000000000', id],
+        );
+        let settled: boolean | undefined;
+        const racing = insertPictureIfRoom(server.ctx.database, row('b'), PICTURE_MAX_FILES).then(
+          (stored) => (settled = stored),
+        );
+        // Until the racing insert either finished or waits for the other transaction's lock.
+        await waitFor(async () => {
+          if (settled !== undefined) return true;
+          const { rows } = await other.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+             where wait_event_type = 'Lock' and query like '%"stations"%for update%'
+               and datname = current_database()`,
+          );
+          return (rows[0]?.n ?? 0) > 0 ? true : undefined;
+        });
+        await other.query('commit');
+        expect(await racing).toBe(false);
+      } finally {
+        await other.end();
+      }
+      expect(await countPictures(id)).toBe(PICTURE_MAX_FILES);
+    },
+  );
 
   it('keeps at most 10 pictures per station', async () => {
     const id = await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Gallery_2' });
@@ -193,3 +445,57 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     expect((await list()).map((p) => p.src)).toEqual([`/pictures/${a}.jpg`]);
   });
 });
+
+// A server per test: the overall upload ceiling (a burst of 60) is shared by every client.
+describe.each(DIALECTS)('picture upload limits on %s', (dialect) => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startTestServer(dialect, { listen: true, env: { TRUST_PROXY: '1' } });
+  });
+  afterEach(async () => {
+    await server?.stop();
+  });
+  const upload = uploader(() => server);
+
+  it('lets one account start 30 uploads an hour, from any number of addresses', async () => {
+    const db = server.ctx.database.db;
+    const busy = await loggedInUser(server);
+    const calm = await loggedInUser(server);
+    const busyStation = await buildStation(db, { userId: busy.id, name: 'Busy_1' });
+    const calmStation = await buildStation(db, { userId: calm.id, name: 'Calm_1' });
+    // Refused files cost a request each too: the budget is counted before the file is read.
+    for (let i = 0; i < PICTURE_UPLOADS_PER_ACCOUNT.limit; i += 1) {
+      expect((await upload(busyStation, 'not a picture', busy.headers)).status).toBe(415);
+    }
+    const over = await upload(busyStation, await photo(64, 48), busy.headers);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect(await activePictures(server, busyStation)).toBe(0);
+    expect((await upload(calmStation, await photo(64, 48), calm.headers)).status).toBe(200);
+  });
+
+  it('lets one address make 60 upload requests in ten minutes', async () => {
+    const db = server.ctx.database.db;
+    const owner = await loggedInUser(server);
+    const id = await buildStation(db, { userId: owner.id, name: 'Address_1' });
+    const address = { 'x-forwarded-for': '192.0.2.7' };
+    // Anonymous requests count too: the per-client limit runs before the session is looked at.
+    for (let i = 0; i < 60; i += 1) {
+      expect((await upload(id, 'x', address)).status).toBe(401);
+    }
+    const over = await upload(id, await photo(64, 48), { ...owner.headers, ...address });
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as ErrorBody).error).toContain('your address');
+  });
+});
+
+/** The station's pending and approved pictures, as storage holds them. */
+async function activePictures(server: TestServer, stationId: string): Promise<number> {
+  const rows = await server.ctx.database.db
+    .selectFrom('stationPictures')
+    .select('id')
+    .where('stationId', '=', stationId)
+    .where('status', '>=', 0)
+    .execute();
+  return rows.length;
+}

@@ -1,6 +1,6 @@
 // The admin CLI as an operator's script runs it: a separate process against the same DATA_DIR and
 // database as a running server, printing exactly one JSON object with --json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli, type CliResult } from './cli-process';
@@ -90,9 +90,19 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
         })
         .execute();
     }
+    const dir = join(server.ctx.config.dataDir, 'pictures');
+    const files = (id: string) => [join(dir, `${id}.jpg`), join(dir, `${id}_thumb.jpg`)];
+    for (const file of [...files('00000000000000a1'), ...files('00000000000000a2')])
+      writeFileSync(file, 'jpeg');
     const pending = await json('pictures', 'list-pending');
-    const ids = (pending.body.pictures as { shortId: string }[]).map((p) => p.shortId);
-    expect(ids).toEqual(expect.arrayContaining(['00000000000000a1', '00000000000000a2']));
+    const listed = pending.body.pictures as { shortId: string; file: string }[];
+    expect(listed.map((p) => p.shortId)).toEqual(
+      expect.arrayContaining(['00000000000000a1', '00000000000000a2']),
+    );
+    // Pending pictures are not public: the operator reviews the file on disk.
+    expect(listed.find((p) => p.shortId === '00000000000000a1')?.file).toBe(
+      files('00000000000000a1')[0],
+    );
 
     expect((await json('pictures', 'approve', '00000000000000a1')).body).toEqual({
       shortId: '00000000000000a1',
@@ -102,6 +112,12 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect((await json('pictures', 'reject', '00000000000000a2')).body).toMatchObject({
       status: -1,
     });
+    // Rejection deletes the files; the approved picture keeps its own.
+    expect(files('00000000000000a2').filter((f) => existsSync(f))).toEqual([]);
+    expect(files('00000000000000a1').filter((f) => existsSync(f))).toHaveLength(2);
+    const late = await json('pictures', 'approve', '00000000000000a2');
+    expect(late.code).toBe(1);
+    expect(String(late.body.error)).toContain('rejected');
     const rows = await db
       .selectFrom('stationPictures')
       .select(['id', 'status'])

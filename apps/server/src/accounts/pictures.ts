@@ -1,6 +1,6 @@
-// Station pictures: decoded with sharp (so anything that is not an image is refused), re-encoded
-// without metadata (no GPS positions from phone photos), resized to 1080 px wide plus a 150 px
-// thumbnail, and kept pending until an admin approves them.
+// Station pictures: only JPEG, PNG and WebP (told from the bytes), decoded once with sharp,
+// re-encoded without metadata (no GPS positions from phone photos), resized to 1080 px wide plus a
+// 150 px thumbnail, and kept pending until an admin approves them.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,39 +10,87 @@ import {
   stripTags,
   THUMBNAIL_WIDTH_PX,
 } from '@tinygs/contracts';
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, HttpError, notFound } from '../http/errors';
 import {
   countActivePictures,
   deletePicture,
   findPicture,
-  insertPicture,
+  insertPictureIfRoom,
   pictureFiles,
 } from '../repositories/pictures';
 
-// Decompression bombs: a small file can declare a gigantic canvas. 50 megapixels covers any camera.
-const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * Decompression bombs: a small file can declare a gigantic canvas. 25 megapixels covers phone and
+ * camera photos; the side limit keeps a thin strip from turning into a huge resized copy.
+ */
+export const PICTURE_MAX_PIXELS = 25_000_000;
+export const PICTURE_MAX_SIDE_PX = 16_384;
 const JPEG_QUALITY = 85;
 
 export const TOO_MANY_PICTURES = `A station can have at most ${PICTURE_MAX_FILES} pictures.`;
-export const NOT_AN_IMAGE =
-  'The file is not a picture that can be read (JPEG, PNG, WebP, GIF, AVIF or TIFF).';
+export const UNSUPPORTED_PICTURE = 'Only JPEG, PNG and WebP pictures are accepted.';
+export const TOO_MANY_PIXELS = `The picture must be at most ${PICTURE_MAX_PIXELS / 1_000_000} megapixels and ${PICTURE_MAX_SIDE_PX.toLocaleString('en')} pixels on a side.`;
+export const NOT_AN_IMAGE = 'The file could not be read as a picture.';
+
+export type PictureFormat = 'jpeg' | 'png' | 'webp';
+
+function startsWith(data: Buffer, bytes: number[], at = 0): boolean {
+  return data.length >= at + bytes.length && bytes.every((b, i) => data[at + i] === b);
+}
+
+/** The format the file's first bytes announce; null for anything but JPEG, PNG and WebP. */
+export function pictureFormat(data: Buffer): PictureFormat | null {
+  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  // RIFF, four bytes of length, WEBP
+  if (startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'webp';
+  return null;
+}
 
 export function picturesDir(ctx: AppContext): string {
   return join(ctx.config.dataDir, 'pictures');
 }
 
-async function render(input: Buffer, widthPx: number): Promise<Buffer> {
-  return (
-    sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+/**
+ * The stored copy and its thumbnail. The upload is decoded once: its header is read (format and
+ * size checked before any pixel is decoded), then one pipeline decodes, orients and resizes it to
+ * raw pixels, from which both JPEGs are encoded.
+ */
+async function render(input: Buffer): Promise<{ full: Buffer; thumb: Buffer }> {
+  const image = sharp(input, { limitInputPixels: PICTURE_MAX_PIXELS, failOn: 'error' });
+  let resized: { data: Buffer; info: OutputInfo };
+  try {
+    // libvips picks its loader from the same signatures pictureFormat checked.
+    const { width, height } = await image.metadata();
+    if (width * height > PICTURE_MAX_PIXELS || Math.max(width, height) > PICTURE_MAX_SIDE_PX)
+      throw new HttpError(413, TOO_MANY_PIXELS);
+    resized = await image
       // Apply the camera's orientation before the EXIF block that carries it is dropped.
       .rotate()
-      .resize({ width: widthPx, withoutEnlargement: true })
+      .resize({ width: PICTURE_WIDTH_PX, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // sharp already applies limitInputPixels when it reads the header.
+    if (err instanceof Error && err.message.includes('exceeds pixel limit'))
+      throw new HttpError(413, TOO_MANY_PIXELS);
+    throw badRequest(NOT_AN_IMAGE);
+  }
+  const { width, height, channels } = resized.info;
+  const pixels = () => sharp(resized.data, { raw: { width, height, channels } });
+  const [full, thumb] = await Promise.all([
+    pixels().jpeg({ quality: JPEG_QUALITY }).toBuffer(),
+    pixels()
+      .resize({ width: THUMBNAIL_WIDTH_PX, withoutEnlargement: true })
       .jpeg({ quality: JPEG_QUALITY })
-      .toBuffer()
-  );
+      .toBuffer(),
+  ]);
+  return { full, thumb };
 }
 
 export async function addPicture(
@@ -51,16 +99,11 @@ export async function addPicture(
   upload: { data: Buffer; filename: string },
 ): Promise<string> {
   const db = ctx.database.db;
+  if (!pictureFormat(upload.data)) throw new HttpError(415, UNSUPPORTED_PICTURE);
+  // A cheap early answer for a full station; the insert below is what enforces the count.
   if ((await countActivePictures(db, station.id)) >= PICTURE_MAX_FILES)
     throw badRequest(TOO_MANY_PICTURES);
-  let full: Buffer;
-  let thumb: Buffer;
-  try {
-    full = await render(upload.data, PICTURE_WIDTH_PX);
-    thumb = await render(upload.data, THUMBNAIL_WIDTH_PX);
-  } catch {
-    throw badRequest(NOT_AN_IMAGE);
-  }
+  const { full, thumb } = await render(upload.data);
   const id = randomBytes(8).toString('hex');
   const dir = picturesDir(ctx);
   mkdirSync(dir, { recursive: true });
@@ -72,14 +115,24 @@ export async function addPicture(
       .replace(/[\r\n\t]/g, ' ')
       .trim()
       .slice(0, 200) || 'picture';
-  await insertPicture(db, {
-    id,
-    stationId: station.id,
-    size: upload.data.length,
-    origName,
-    type: 'image/jpeg',
-    createdAt: Date.now(),
-  });
+  let stored = false;
+  try {
+    stored = await insertPictureIfRoom(
+      ctx.database,
+      {
+        id,
+        stationId: station.id,
+        size: upload.data.length,
+        origName,
+        type: 'image/jpeg',
+        createdAt: Date.now(),
+      },
+      PICTURE_MAX_FILES,
+    );
+  } finally {
+    if (!stored) removePictureFiles(ctx, [id]);
+  }
+  if (!stored) throw badRequest(TOO_MANY_PICTURES);
   return id;
 }
 

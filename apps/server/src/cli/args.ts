@@ -8,9 +8,10 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
   user add --email E           create a user (or find it) and print its user id
   user login-link --email E    print a single-use login link (valid 15 minutes)
   user mqtt --email E          print the user's MQTT credentials
-  pictures list-pending        list station pictures waiting for approval
-  pictures approve ID          approve a picture
-  pictures reject ID           reject (hide) a picture
+  pictures list-pending        list station pictures waiting for approval, with their files on disk
+                               (a pending picture is served to its station's owner only)
+  pictures approve ID          approve a pending picture (it becomes public)
+  pictures reject ID           reject a picture: its files are deleted, the owner no longer sees it
   satellites import FILE       add or update satellites from a JSON file (one entry or an array)
   decode --satellite NAME --raw BASE64
                                decode one frame; --json prints {"parsed": ...}

@@ -7,11 +7,13 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { migrateToLatest } from '../db/migrate';
 import { issueLoginLink } from '../accounts/login';
+import { picturesDir, removePictureFiles } from '../accounts/pictures';
 import { ensureUserByEmail, mqttCredentialsOf } from '../accounts/users';
 import {
   findPicture,
   listPendingPictures,
   PICTURE_STATUS,
+  pictureFiles,
   pictureSrc,
   setPictureStatus,
 } from '../repositories/pictures';
@@ -105,11 +107,18 @@ async function importSatellites(ctx: AppContext, file: string): Promise<CommandO
 async function setStatus(ctx: AppContext, id: string, status: number): Promise<CommandOutput> {
   const picture = await findPicture(ctx.database.db, id);
   if (!picture) throw new CliError(`No picture with id ${id}`);
+  const approving = status === PICTURE_STATUS.approved;
+  if (approving && picture.status === PICTURE_STATUS.rejected)
+    throw new CliError(`Picture ${id} was rejected and its files deleted; it cannot be approved`);
   await setPictureStatus(ctx.database.db, id, status);
-  const verb = status === PICTURE_STATUS.approved ? 'Approved' : 'Rejected';
+  // A rejected picture is kept as a row (it no longer counts against the station's ten) and its
+  // files go: nobody is ever served it again.
+  if (!approving) removePictureFiles(ctx, [id]);
   return {
     json: { shortId: id, stationId: picture.stationId, status },
-    text: `${verb} picture ${id} of ${picture.stationId}`,
+    text: approving
+      ? `Approved picture ${id} of ${picture.stationId}; it is public now`
+      : `Rejected picture ${id} of ${picture.stationId}; its files are deleted`,
   };
 }
 
@@ -180,14 +189,12 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
         origName: r.origName,
         size: r.size,
         createdAt: r.createdAt,
+        // where it will be public once approved; until then only the owner is served it
         src: pictureSrc(r.id),
+        file: join(picturesDir(ctx), pictureFiles(r.id).full),
       }));
       const text = pictures.length
-        ? pictures
-            .map(
-              (p) => `${p.shortId}  ${p.stationId}  ${p.origName}  ${ctx.config.publicUrl}${p.src}`,
-            )
-            .join('\n')
+        ? pictures.map((p) => `${p.shortId}  ${p.stationId}  ${p.origName}  ${p.file}`).join('\n')
         : 'No pictures waiting for approval.';
       return { json: { pictures }, text };
     }

@@ -1,7 +1,7 @@
 // Builds the Fastify application: validation and serialisation through the contracts schemas,
 // one error shape, security headers, compression, the OpenAPI document and reference page,
 // every route module, and the web app with its history-mode fallback.
-import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -236,18 +236,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   for (const register of routeModules) await register(app, ctx);
 
-  // Static files: catalogue images shipped in seed/, uploaded pictures, the viewer and the web app.
+  // Static files: catalogue images shipped in seed/, the viewer and the web app (uploaded pictures:
+  // accounts/routes/picture-routes.ts).
   await app.register(fastifyStatic, {
     root: join(REPO_ROOT, 'apps/server/seed/images'),
     prefix: '/images/',
     decorateReply: false,
-  });
-  mkdirSync(join(ctx.config.dataDir, 'pictures'), { recursive: true });
-  await app.register(fastifyStatic, {
-    root: join(ctx.config.dataDir, 'pictures'),
-    prefix: '/pictures/',
-    decorateReply: false,
-    allowedPath: (p) => !p.includes('..'),
   });
   if (existsSync(ctx.config.viewerDist)) {
     await app.register(fastifyStatic, {

@@ -1,6 +1,7 @@
 // Station pictures: rows here, files under DATA_DIR/pictures (served at /pictures/).
 import type { Picture } from '@tinygs/contracts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../db/connect';
 import type { Database, PictureRow } from '../db/schema';
 
 export const PICTURE_STATUS = { pending: 0, approved: 1, rejected: -1 } as const;
@@ -30,21 +31,46 @@ export function toPicture(row: PictureRow): Picture {
   };
 }
 
-export async function insertPicture(
-  db: Kysely<Database>,
-  picture: {
-    id: string;
-    stationId: string;
-    size: number;
-    origName: string;
-    type: string;
-    createdAt: number;
-  },
-): Promise<void> {
-  await db
-    .insertInto('stationPictures')
-    .values({ ...picture, status: PICTURE_STATUS.pending })
-    .execute();
+export interface NewPicture {
+  id: string;
+  stationId: string;
+  size: number;
+  origName: string;
+  type: string;
+  createdAt: number;
+}
+
+/**
+ * Stores a pending picture unless the station already has `max` pending and approved ones; false
+ * when it is full. Count and insert are one statement, and on PostgreSQL the station's row is
+ * locked first, so two uploads racing for the last place cannot both get it (SQLite runs one
+ * writing statement at a time).
+ */
+export async function insertPictureIfRoom(
+  database: Pick<Db, 'db' | 'dialect'>,
+  picture: NewPicture,
+  max: number,
+): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    if (database.dialect === 'postgres') {
+      await trx
+        .selectFrom('stations')
+        .select('id')
+        .where('id', '=', picture.stationId)
+        .forUpdate()
+        .execute();
+    }
+    const p = picture;
+    // Parameters of an INSERT ... SELECT are typed from the casts, not from the target columns.
+    const result = await sql`
+      insert into station_pictures (id, station_id, status, size, orig_name, type, created_at)
+      select cast(${p.id} as text), cast(${p.stationId} as text),
+        cast(${PICTURE_STATUS.pending} as integer), cast(${p.size} as integer),
+        cast(${p.origName} as text), cast(${p.type} as text), cast(${p.createdAt} as bigint)
+      where (select count(*) from station_pictures
+             where station_id = ${p.stationId} and status >= 0) < ${max}`.execute(trx);
+    return (result.numAffectedRows ?? 0n) > 0n;
+  });
 }
 
 /** Pictures that count against the per-station limit: pending and approved ones. */
@@ -78,6 +104,19 @@ export async function findPicture(
   id: string,
 ): Promise<PictureRow | undefined> {
   return db.selectFrom('stationPictures').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A picture's status and its station's owner; undefined when either is gone. */
+export async function findPictureAccess(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ status: number; ownerId: string } | undefined> {
+  return db
+    .selectFrom('stationPictures')
+    .innerJoin('stations', 'stations.id', 'stationPictures.stationId')
+    .select(['stationPictures.status', 'stations.userId as ownerId'])
+    .where('stationPictures.id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function deletePicture(db: Kysely<Database>, id: string): Promise<void> {

@@ -1,5 +1,9 @@
-// Station pictures: upload (multipart form field `upload`) and removal, owner only.
+// Station pictures: upload (multipart form field `upload`) and removal, owner only; the picture
+// files under /pictures/, public once approved and before that only to the station's owner.
+import { mkdirSync } from 'node:fs';
 import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ErrorBodySchema,
   MessageResponseSchema,
@@ -12,19 +16,55 @@ import {
 } from '@tinygs/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RouteModule } from '../../http/route-module';
-import { badRequest, HttpError } from '../../http/errors';
+import type { AppContext } from '../../context';
+import { sessionUser } from '../../http/auth';
+import { badRequest, HttpError, notFound } from '../../http/errors';
 import {
+  findPictureAccess,
   listRecentApprovedPictures,
+  PICTURE_STATUS,
   pictureSrc,
   pictureThumbSrc,
 } from '../../repositories/pictures';
 import { limitRequests } from '../../http/limits';
-import { addPicture, removePicture } from '../pictures';
+import { addPicture, picturesDir, removePicture } from '../pictures';
+import { enforceLimit, WindowLimiter } from '../rate-limit';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownedStation, ownStationFirst } from './guards';
 
 const TOO_LARGE = 'The picture must be at most 3 MB.';
 const NO_FILE = 'Attach a picture in the form field "upload".';
+const TOO_MANY_UPLOADS =
+  'You have uploaded many pictures in the last hour. Please try again later.';
+
+/** Uploads one account may start per hour, whichever address they come from. */
+export const PICTURE_UPLOADS_PER_ACCOUNT = { limit: 30, windowMs: 60 * 60_000 } as const;
+
+const PICTURE_FILE = /^\/pictures\/([0-9a-f]{16})(?:_thumb)?\.jpg$/;
+
+/**
+ * Who may fetch a picture file: anyone once it is approved, only the station's owner (by session
+ * headers) while it is pending, nobody after rejection. Everything else is 404 without touching
+ * the disk, so a pending picture's existence is not revealed either.
+ */
+function pictureAccess(ctx: AppContext) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const match = PICTURE_FILE.exec(req.url.split('?')[0] ?? '');
+    const picture = match?.[1] ? await findPictureAccess(ctx.database.db, match[1]) : undefined;
+    if (picture?.status === PICTURE_STATUS.approved) {
+      void reply.header('cache-control', 'public, max-age=0');
+      return;
+    }
+    if (
+      picture?.status === PICTURE_STATUS.pending &&
+      (await sessionUser(ctx, req))?.userId === picture.ownerId
+    ) {
+      void reply.header('cache-control', 'private, no-store');
+      return;
+    }
+    throw notFound('Picture not found');
+  };
+}
 
 function isTooLarge(err: unknown): boolean {
   return (
@@ -36,6 +76,21 @@ function isTooLarge(err: unknown): boolean {
 
 export const pictureRoutes: RouteModule = async (app, ctx) => {
   const ownerFirst = ownStationFirst(ctx);
+  const uploadsPerAccount = new WindowLimiter(
+    PICTURE_UPLOADS_PER_ACCOUNT.limit,
+    PICTURE_UPLOADS_PER_ACCOUNT.windowMs,
+  );
+
+  await app.register(async (child) => {
+    child.addHook('onRequest', pictureAccess(ctx));
+    mkdirSync(picturesDir(ctx), { recursive: true });
+    await child.register(fastifyStatic, {
+      root: picturesDir(ctx),
+      prefix: '/pictures/',
+      decorateReply: false,
+      cacheControl: false,
+    });
+  });
 
   // Multipart parsing is registered only for these routes (an encapsulated child context).
   await app.register(async (child) => {
@@ -58,15 +113,22 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
         schema: {
           tags: ['stations'],
           summary:
-            'Upload a station picture (multipart field "upload", at most 3 MB, 10 per station); answers its short id as text',
+            'Upload a station picture (multipart field "upload": JPEG, PNG or WebP, at most 3 MB and 25 megapixels, 10 per station); answers its short id as text',
           consumes: ['multipart/form-data'],
           headers: SessionHeadersSchema,
           params: StationIdParamsSchema,
-          response: { 200: PictureUploadResponseSchema, ...authErrors, 413: ErrorBodySchema },
+          response: {
+            200: PictureUploadResponseSchema,
+            ...authErrors,
+            413: ErrorBodySchema,
+            415: ErrorBodySchema,
+          },
         },
       },
       async (req, reply) => {
         const station = await ownedStation(ctx, req, req.params.id);
+        // Counted before the file is read: a refused or broken upload costs as much as a good one.
+        enforceLimit(reply, uploadsPerAccount, station.userId, TOO_MANY_UPLOADS);
         let upload: { data: Buffer; filename: string } | null = null;
         try {
           const file = await req.file();
