@@ -9,6 +9,7 @@ import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
 import { autoTunePart } from './network/auto-tune';
 import { simulatorPart } from './simulator/part';
+import { sharedStatePart } from './cluster/shared-state';
 
 export interface RunningPart {
   stop(): Promise<void>;
@@ -21,6 +22,7 @@ export interface Part {
 }
 
 export const parts: Part[] = [
+  sharedStatePart,
   mailPart,
   botPart,
   demoUserPart,
