@@ -10,6 +10,7 @@ import { networkPart } from './network/part';
 import { autoTunePart } from './network/auto-tune';
 import { simulatorPart } from './simulator/part';
 import { sharedStatePart } from './cluster/shared-state';
+import { elected } from './cluster/lease';
 
 export interface RunningPart {
   stop(): Promise<void>;
@@ -21,13 +22,15 @@ export interface Part {
   start(ctx: AppContext): Promise<RunningPart | null>;
 }
 
+// With REDIS_URL the parts wrapped in `elected` run on one instance of the network only (the bot:
+// the chat platform hands updates to one poller per token).
 export const parts: Part[] = [
   sharedStatePart,
   mailPart,
-  botPart,
-  demoUserPart,
-  tokenHousekeepingPart,
+  elected(botPart),
+  elected(demoUserPart),
+  elected(tokenHousekeepingPart),
   networkPart,
-  autoTunePart,
-  simulatorPart,
+  elected(autoTunePart),
+  elected(simulatorPart),
 ];

@@ -75,11 +75,10 @@ export function createBot(
       return;
     }
     const limiter = accountsState(ctx).limits.loginPerEmail;
-    if (limiter.retryAfterMs(email) > 0) {
+    if ((await limiter.consume(email)) > 0) {
       await c.reply(BOT_TEXTS.wait);
       return;
     }
-    limiter.record(email);
     if (!owner) await setUserEmail(db, userId, email);
     const user = await findUserById(db, userId);
     if (!user) return;
