@@ -84,6 +84,16 @@ const EnvSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   SSE_MAX_CLIENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SSE_MAX_CLIENTS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Redis shared by the instances of one network (merging, events, limits, elected jobs) */
+  REDIS_URL: z
+    .url()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  /** prefix of every Redis key and channel of this network (several networks on one Redis) */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only, at most 64')
+    .default('tinygs:'),
 });
 
 /**
@@ -151,6 +161,8 @@ export interface Config {
   metricsToken: string | null;
   instanceId: string;
   viewerDist: string;
+  /** null: everything in this process; set: the instances share state in Redis (docs/DEPLOYMENT.md) */
+  redis: { url: string; keyPrefix: string } | null;
 }
 
 export interface ExternalBrokerConfig {
@@ -220,6 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ? resolve(e.DATABASE_URL.slice('sqlite:'.length))
             : join(dataDir, 'tinygs.db'),
         };
+  if (e.REDIS_URL && database.kind !== 'postgres') {
+    throw new ConfigError(
+      'Invalid configuration:\n  REDIS_URL: instances sharing state need a PostgreSQL DATABASE_URL',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -265,5 +282,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: e.INSTANCE_ID ?? `${hostname()}:${e.PORT}:${process.pid}`,
     webDist: resolve(e.WEB_DIST ?? join(REPO_ROOT, 'apps/web/dist')),
     viewerDist: resolve(e.VIEWER_DIST ?? join(REPO_ROOT, 'apps/viewer/dist')),
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : null,
   };
 }

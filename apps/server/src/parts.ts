@@ -9,13 +9,18 @@ import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
 import { autoTunePart } from './network/auto-tune';
 import { simulatorPart } from './simulator/part';
+import { sharedStatePart } from './cluster/shared-state';
+import { elected } from './cluster/lease';
 
+// With REDIS_URL the parts wrapped in `elected` run on one instance of the network only (the bot:
+// the chat platform hands updates to one poller per token).
 export const parts: Part[] = [
+  sharedStatePart,
   mailPart,
-  botPart,
-  demoUserPart,
-  tokenHousekeepingPart,
+  elected(botPart),
+  elected(demoUserPart),
+  elected(tokenHousekeepingPart),
   networkPart,
-  autoTunePart,
-  simulatorPart,
+  elected(autoTunePart),
+  elected(simulatorPart),
 ];

@@ -55,6 +55,31 @@ const PayloadSchema = z.object({
 
 export type BotCheckResult = 'ok' | 'expired' | 'invalid' | 'reused';
 
+/** Where used solutions are remembered: this process, or Redis shared by the instances. */
+export interface UsedSolutions {
+  /** Marks a challenge's solution used until its expiry; false when it already was. */
+  use(signature: string, expiresAtMs: number, now: number): boolean | Promise<boolean>;
+}
+
+/** In this process: checked and recorded synchronously, so two submissions cannot both pass. */
+class UsedHere implements UsedSolutions {
+  /** challenge signature -> expiry (ms) of solutions already accepted */
+  private readonly used = new Map<string, number>();
+
+  use(signature: string, expiresAtMs: number, now: number): boolean {
+    if (this.used.has(signature)) return false;
+    this.used.set(signature, expiresAtMs);
+    if (this.used.size > SWEEP_AT) this.sweep(now);
+    return true;
+  }
+
+  private sweep(now: number): void {
+    for (const [signature, expiresAt] of this.used) {
+      if (expiresAt < now) this.used.delete(signature);
+    }
+  }
+}
+
 function deriveSecret(serverSecret: string, purpose: string): string {
   return createHmac('sha256', serverSecret).update(`altcha:${purpose}`).digest('hex');
 }
@@ -70,10 +95,11 @@ function decodePayload(text: string): unknown {
 export class BotCheck {
   private readonly signatureSecret: string;
   private readonly keySecret: string;
-  /** challenge signature -> expiry (ms) of solutions already accepted */
-  private readonly used = new Map<string, number>();
 
-  constructor(serverSecret: string) {
+  constructor(
+    serverSecret: string,
+    private readonly used: UsedSolutions = new UsedHere(),
+  ) {
     this.signatureSecret = deriveSecret(serverSecret, 'challenge-signature');
     this.keySecret = deriveSecret(serverSecret, 'key-signature');
   }
@@ -111,17 +137,13 @@ export class BotCheck {
     }
     if (result.expired) return 'expired';
     if (!result.verified) return 'invalid';
-    // Checked and recorded synchronously after verification, so two concurrent submissions of one
-    // solution cannot both pass.
-    if (this.used.has(challenge.signature)) return 'reused';
-    this.used.set(challenge.signature, challenge.parameters.expiresAt * 1000);
-    if (this.used.size > SWEEP_AT) this.sweep(now);
-    return 'ok';
-  }
-
-  private sweep(now: number): void {
-    for (const [signature, expiresAt] of this.used) {
-      if (expiresAt < now) this.used.delete(signature);
-    }
+    // Checked and recorded in one step after verification (one map operation, or SET NX in
+    // Redis), so two concurrent submissions of one solution cannot both pass.
+    const first = await this.used.use(
+      challenge.signature,
+      challenge.parameters.expiresAt * 1000,
+      now,
+    );
+    return first ? 'ok' : 'reused';
   }
 }

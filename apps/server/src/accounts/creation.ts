@@ -79,7 +79,7 @@ export async function submitCreation(
   const now = Date.now();
   const otp = otpText(payload.otp);
   // Every submission counts, before any storage work: a user sweeping codes is stopped here.
-  enforceLimit(
+  await enforceLimit(
     reply,
     accountsState(ctx).limits.creationsPerUser,
     userId,

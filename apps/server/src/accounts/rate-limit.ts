@@ -1,12 +1,24 @@
 // In-process sliding-window limits for the account endpoints (login requests, failed logins,
-// firmware credential polling). One process holds the counts; with several API instances each
-// enforces its own share, which still bounds abuse.
+// firmware credential polling). One process holds the counts; instances sharing state in Redis
+// use the same windows there for the login limits (cluster/shared-limits.ts).
 import { HttpError } from '../http/errors';
+
+/** A sliding-window limit: in this process (WindowLimiter) or shared by the instances. */
+export interface Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Milliseconds until `key` may act again; 0 when it may act now. Does not count. */
+  retryAfterMs(key: string): number | Promise<number>;
+  /** Counts one action of `key`. */
+  record(key: string): void | Promise<void>;
+  /** Counts one action unless `key` is over its limit; returns the wait (0: counted). */
+  consume(key: string): number | Promise<number>;
+}
 
 // Keys seen once and never again would pile up; expired ones are swept when the map grows past this.
 const SWEEP_AT = 5_000;
 
-export class WindowLimiter {
+export class WindowLimiter implements Limiter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(
@@ -29,16 +41,11 @@ export class WindowLimiter {
     if (this.hits.size > SWEEP_AT) this.sweep(now);
   }
 
-  /** Counts one action and throws 429 when `key` is already over its limit. */
-  consume(key: string, message?: string, now = Date.now()): void {
-    this.check(key, message, now);
-    this.record(key, now);
-  }
-
-  /** Throws 429 when `key` is over its limit, without counting. */
-  check(key: string, message?: string, now = Date.now()): void {
+  /** Counts one action unless `key` is over its limit; returns the wait (0: counted). */
+  consume(key: string, now = Date.now()): number {
     const wait = this.retryAfterMs(key, now);
-    if (wait > 0) throw new RateLimited(wait, message);
+    if (wait === 0) this.record(key, now);
+    return wait;
   }
 
   reset(key: string): void {
@@ -69,19 +76,36 @@ export class RateLimited extends HttpError {
 
 type ReplyHeaders = { header(name: string, value: string): unknown };
 
+function refuse(reply: ReplyHeaders, waitMs: number, message?: string): void {
+  if (waitMs <= 0) return;
+  const err = new RateLimited(waitMs, message);
+  reply.header('retry-after', String(err.retryAfterSeconds));
+  throw err;
+}
+
 /** Over the limit: sets Retry-After and throws the 429. `count` also records this action. */
 export function enforceLimit(
   reply: ReplyHeaders,
   limiter: WindowLimiter,
   key: string,
   message?: string,
+  count?: boolean,
+): void;
+export function enforceLimit(
+  reply: ReplyHeaders,
+  limiter: Limiter,
+  key: string,
+  message?: string,
+  count?: boolean,
+): void | Promise<void>;
+export function enforceLimit(
+  reply: ReplyHeaders,
+  limiter: Limiter,
+  key: string,
+  message?: string,
   count = true,
-): void {
-  try {
-    if (count) limiter.consume(key, message);
-    else limiter.check(key, message);
-  } catch (err) {
-    if (err instanceof RateLimited) reply.header('retry-after', String(err.retryAfterSeconds));
-    throw err;
-  }
+): void | Promise<void> {
+  const wait = count ? limiter.consume(key) : limiter.retryAfterMs(key);
+  if (typeof wait === 'number') return refuse(reply, wait, message);
+  return wait.then((ms) => refuse(reply, ms, message));
 }

@@ -78,16 +78,15 @@ export function createBot(
     // Per chat user as well as per address: one chat account could otherwise mail a login link to
     // a new address every time.
     const { loginPerEmail, loginMailPerChatUser } = accountsState(ctx).limits;
-    if (loginMailPerChatUser.retryAfterMs(userId) > 0) {
+    if ((await loginMailPerChatUser.retryAfterMs(userId)) > 0) {
       await c.reply(BOT_TEXTS.tooManyLinks);
       return;
     }
-    if (loginPerEmail.retryAfterMs(email) > 0) {
+    if ((await loginPerEmail.consume(email)) > 0) {
       await c.reply(BOT_TEXTS.wait);
       return;
     }
-    loginMailPerChatUser.record(userId);
-    loginPerEmail.record(email);
+    await loginMailPerChatUser.record(userId);
     if (!owner) await setUserEmail(db, userId, email);
     const user = await findUserById(db, userId);
     if (!user) return;

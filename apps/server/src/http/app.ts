@@ -19,6 +19,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context';
+import { sharedRateLimit } from '../cluster/shared-limits';
+import { isRedisOutage, SharedStateUnavailable } from '../cluster/shared-state';
 import { REPO_ROOT } from '../config';
 import { HttpError } from './errors';
 import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
@@ -127,6 +129,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         .status(503)
         .send({ error: 'The request took too long. Please narrow it down or try again later.' });
     }
+    if (isRedisOutage(err)) {
+      req.log.error({ err }, 'shared state (Redis) unavailable');
+      return reply.status(503).send({ error: new SharedStateUnavailable().message });
+    }
     if (isDatabaseOutage(err)) {
       req.log.error({ err }, 'database unavailable');
       return reply.status(503).send({
@@ -196,8 +202,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       throw new HttpError(400, 'Text must not contain NUL characters.');
     }
   });
-  // Per-route limits only (http/limits.ts); clients are keyed by address, IPv6 by /64.
-  await app.register(rateLimit, { global: false, cache: 50_000 });
+  // Per-route limits only (http/limits.ts); clients are keyed by address, IPv6 by /64. With
+  // REDIS_URL the counts are shared by the instances (cluster/shared-limits.ts).
+  await app.register(rateLimit, { global: false, cache: 50_000, ...sharedRateLimit(app, ctx) });
 
   await app.register(swagger, {
     openapi: {

@@ -173,20 +173,25 @@ export class MessageRouter {
           return;
         }
         const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx);
-        // A repeated frame or a full queue is not the station's fault; its share being full is
-        // counted but does not close the connection (the writer may just be slow).
-        if (
-          dropped === 'duplicate-reception' ||
-          dropped === 'queue-full' ||
-          dropped === 'queue-share'
-        )
-          this.metrics.drop(dropped);
-        else if (dropped) this.invalid(connection, dropped, stationId);
+        if (dropped instanceof Promise) {
+          dropped.then(
+            (reason) => this.accepted(reason, connection, stationId),
+            (err: unknown) => this.log.error({ err, stationId }, 'reception not handled'),
+          );
+        } else this.accepted(dropped, connection, stationId);
         return;
       }
       default:
         return;
     }
+  }
+
+  private accepted(dropped: DropReason | null, connection: object, stationId: string): void {
+    // A repeated frame or a full queue is not the station's fault; its share being full is
+    // counted but does not close the connection (the writer may just be slow).
+    if (dropped === 'duplicate-reception' || dropped === 'queue-full' || dropped === 'queue-share')
+      this.metrics.drop(dropped);
+    else if (dropped) this.invalid(connection, dropped, stationId);
   }
 
   private welcome(

@@ -47,6 +47,8 @@ export class NetworkMetrics {
   floodDisconnects = 0;
   /** receptions that joined a packet first heard by another station */
   mergeHits = 0;
+  /** frames merged within this instance only because the shared merge claims were unavailable */
+  mergeFallbacks = 0;
   lastBatchMs = 0;
   /** slowest batch commit so far, ms */
   maxBatchMs = 0;
@@ -94,6 +96,7 @@ export class NetworkMetrics {
       batchFailures: this.batchFailures,
       floodDisconnects: this.floodDisconnects,
       mergeHits: this.mergeHits,
+      mergeFallbacks: this.mergeFallbacks,
       lastBatchMs: this.lastBatchMs,
       maxBatchMs: this.maxBatchMs,
       dropped: { ...this.dropped },

@@ -26,6 +26,7 @@ import { inProcessStore, sqliteThreadStore } from './ingest/batch-store';
 import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
 import { RxIngest } from './ingest/rx-ingest';
+import { SharedMergeIndex } from './ingest/shared-merge';
 import {
   DEFAULT_FLOOD_LIMIT,
   MessageRouter,
@@ -93,7 +94,9 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   const log = rootLog.child({ part: 'network' });
   const db = database.db;
   const metrics = new NetworkMetrics();
-  const merge = new MergeIndex();
+  // Instances sharing state in Redis share the merge claims too (shared-merge.ts).
+  const shared = ctx.services.shared;
+  const merge = shared ? new SharedMergeIndex(shared, metrics, log) : new MergeIndex();
   // SQLite writes run on a thread of their own (see batch-store.ts).
   let threaded = false;
   const store =
@@ -110,7 +113,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
             return inProcessStore(db);
           },
         )
-      : inProcessStore(db);
+      : inProcessStore(db, shared !== undefined);
   // Checkpoints are the writer's checkpointer thread's job: a main-thread write (welcome, pings,
   // owner actions) must not run one, with its fsyncs, on the event loop.
   if (threaded && database.native.dialect === 'sqlite') {

@@ -70,6 +70,11 @@ export function createInstanceMetrics(
       'receptions that joined a packet another station heard first',
       (m) => m.mergeHits,
     ],
+    [
+      'tinygs_merge_fallbacks_total',
+      'frames merged within this instance only because Redis was unavailable',
+      (m) => m.mergeFallbacks,
+    ],
   ];
   for (const [name, help, read] of totals) {
     new Counter({

@@ -30,6 +30,42 @@ export async function insertReceptions(
   for (const part of chunks(rows, 17)) await db.insertInto('receptions').values(part).execute();
 }
 
+/** Inserts the packets not stored yet; returns the ids it inserted. */
+export async function insertPacketsIfAbsent(
+  db: Kysely<Database>,
+  rows: readonly NewPacket[],
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (const part of chunks(rows, 26)) {
+    const ids = await db
+      .insertInto('packets')
+      .values(part)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .execute();
+    for (const { id } of ids) inserted.add(id);
+  }
+  return inserted;
+}
+
+/** Inserts the receptions not stored yet; returns `packetId\nstationId` of those it inserted. */
+export async function insertReceptionsIfAbsent(
+  db: Kysely<Database>,
+  rows: readonly NewReception[],
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (const part of chunks(rows, 17)) {
+    const keys = await db
+      .insertInto('receptions')
+      .values(part)
+      .onConflict((oc) => oc.columns(['packetId', 'stationId']).doNothing())
+      .returning(['packetId', 'stationId'])
+      .execute();
+    for (const k of keys) inserted.add(`${k.packetId}\n${k.stationId}`);
+  }
+  return inserted;
+}
+
 /** More stations heard a packet stored by an earlier batch. */
 export async function addToStationNumbers(
   db: Kysely<Database>,

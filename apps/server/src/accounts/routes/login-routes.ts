@@ -68,7 +68,7 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
       if (check !== 'ok') throw badRequest(CAPTCHA_ERRORS.error);
       const email = req.body.email.toLowerCase();
       // Limited per address whether or not it is registered, so the limit reveals nothing either.
-      enforceLimit(reply, limits.loginPerEmail, email, EMAIL_WAIT);
+      await enforceLimit(reply, limits.loginPerEmail, email, EMAIL_WAIT);
       requestWebLogin(ctx, email);
       return { message: WEBLOGIN_MESSAGE };
     },
@@ -98,15 +98,15 @@ export const loginRoutes: RouteModule = async (app, ctx) => {
     async (req, reply) => {
       const address = clientAddress(req);
       // Only failures count, so a household logging in repeatedly is never locked out.
-      enforceLimit(reply, limits.failedLoginPerAddress, address, FAILED_WAIT, false);
+      await enforceLimit(reply, limits.failedLoginPerAddress, address, FAILED_WAIT, false);
       // Per account too, higher than per address so a guesser elsewhere rarely locks its owner
       // out (tokens are 256-bit: guessing is hopeless, this bounds the lookups it costs).
       const account = req.body.userId;
-      enforceLimit(reply, limits.failedLoginPerAccount, account, ACCOUNT_WAIT, false);
+      await enforceLimit(reply, limits.failedLoginPerAccount, account, ACCOUNT_WAIT, false);
       const sessionToken = await login(ctx, req.body.loginToken, req.body.userId);
       if (!sessionToken) {
-        limits.failedLoginPerAddress.record(address);
-        limits.failedLoginPerAccount.record(account);
+        await limits.failedLoginPerAddress.record(address);
+        await limits.failedLoginPerAccount.record(account);
         throw unauthorized(LOGIN_FAILED);
       }
       return { sessionToken };

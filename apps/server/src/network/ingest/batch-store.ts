@@ -10,7 +10,13 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/schema';
-import { writeBatch, type BatchOutcome, type WriteOp } from './write-batch';
+import {
+  kyselyRowWrites,
+  kyselySharedRowWrites,
+  writeBatch,
+  type BatchOutcome,
+  type WriteOp,
+} from './write-batch';
 
 export interface BatchStore {
   /**
@@ -23,11 +29,23 @@ export interface BatchStore {
   close(): Promise<void>;
 }
 
-export function inProcessStore(db: Kysely<Database>): BatchStore {
+/** `shared`: other instances store packets of the same frames (write-batch.ts, shared mode). */
+export function inProcessStore(db: Kysely<Database>, shared = false): BatchStore {
   return {
     // Concurrent transactions on a pool would commit in any order.
     maxInFlight: 1,
-    write: (ops, drops) => db.transaction().execute((trx) => writeBatch(trx, ops, drops)),
+    write: (ops, drops) =>
+      db
+        .transaction()
+        .execute((trx) =>
+          writeBatch(
+            trx,
+            ops,
+            drops,
+            kyselyRowWrites(trx),
+            shared ? kyselySharedRowWrites(trx) : null,
+          ),
+        ),
     close: async () => undefined,
   };
 }

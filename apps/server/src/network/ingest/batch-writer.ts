@@ -193,7 +193,9 @@ export class BatchWriter {
       return false;
     }
     this.failures = 0;
-    this.queuedReceptions -= outcome.receptions;
+    this.queuedReceptions -= outcome.receptions + outcome.duplicates;
+    // A station's copy that another instance had already stored (shared ingest).
+    for (let i = 0; i < outcome.duplicates; i += 1) this.metrics.drop('duplicate-reception');
     for (const op of batch) {
       if (op.kind !== 'reception') continue;
       bump(this.queuedByStation, op.write.reception.stationId, -1);

@@ -9,7 +9,9 @@ import {
   addSatelliteStats,
   addToStationNumbers,
   insertPackets,
+  insertPacketsIfAbsent,
   insertReceptions,
+  insertReceptionsIfAbsent,
   type DailyStationStat,
   type SatelliteReceptionStats,
 } from '../../repositories/packets';
@@ -90,7 +92,10 @@ export function kyselyRowWrites(trx: Kysely<Database>): RowWrites {
 
 export interface BatchOutcome {
   newPackets: StoredPacket[];
+  /** receptions stored */
   receptions: number;
+  /** receptions not stored because their station's copy already was (shared mode) */
+  duplicates: number;
   changedStations: Set<string>;
 }
 
@@ -129,17 +134,72 @@ async function writeStationOps(
   return { members, online };
 }
 
+/**
+ * Shared mode (instances sharing ingest, shared-merge.ts): a reception's packet may be created by
+ * another instance's batch as well, and a station's copy may arrive twice (redelivered by the
+ * broker). Packets are inserted if absent and receptions if absent; everything counted below
+ * counts what was actually inserted, so counters stay exact whichever batch commits first.
+ */
+export interface SharedRowWrites {
+  /** the ids of the packets this call inserted */
+  insertPacketsIfAbsent(rows: readonly NewPacket[]): Promise<Set<string>>;
+  /** `packetId\nstationId` of the receptions this call inserted */
+  insertReceptionsIfAbsent(rows: readonly NewReception[]): Promise<Set<string>>;
+}
+
+export function kyselySharedRowWrites(trx: Kysely<Database>): SharedRowWrites {
+  return {
+    insertPacketsIfAbsent: (rows) => insertPacketsIfAbsent(trx, rows),
+    insertReceptionsIfAbsent: (rows) => insertReceptionsIfAbsent(trx, rows),
+  };
+}
+
+const receptionKey = (r: NewReception) => `${r.packetId}\n${r.stationId}`;
+const byKey =
+  <T>(key: (v: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+
+/**
+ * Shared mode, before anything is counted: stores the batch's packets and receptions that are not
+ * stored yet, in key order (two instances' batches then take the same rows' locks in the same
+ * order). Returns the receptions inserted, in batch order, and the packets this batch created.
+ */
+async function insertShared(
+  receptions: readonly ReceptionWrite[],
+  shared: SharedRowWrites,
+): Promise<{ kept: ReceptionWrite[]; createdIds: Set<string> }> {
+  const candidates = new Map<string, NewPacket>();
+  for (const r of receptions) {
+    if (r.newPacket && !candidates.has(r.packetId))
+      candidates.set(r.packetId, { ...r.newPacket, stationNumber: 0 });
+  }
+  const createdIds = await shared.insertPacketsIfAbsent(
+    [...candidates.values()].sort(byKey((p) => p.id)),
+  );
+  const inserted = await shared.insertReceptionsIfAbsent(
+    receptions.map((r) => r.reception).sort(byKey(receptionKey)),
+  );
+  // One write per inserted key (a copy queued twice in one batch is inserted once).
+  const kept = receptions.filter((r) => inserted.delete(receptionKey(r.reception)));
+  return { kept, createdIds };
+}
+
 export async function writeBatch(
   trx: Kysely<Database>,
   ops: readonly WriteOp[],
   droppedMessages: number,
   rows: RowWrites = kyselyRowWrites(trx),
+  shared: SharedRowWrites | null = null,
 ): Promise<BatchOutcome> {
   const changedStations = new Set<string>();
   const { members, online } = await writeStationOps(trx, ops, changedStations);
 
-  const receptions = ops.flatMap((op) => (op.kind === 'reception' ? [op.write] : []));
-  const created = new Map<string, { row: NewPacket; stored: StoredPacket }>();
+  const queued = ops.flatMap((op) => (op.kind === 'reception' ? [op.write] : []));
+  const { kept: receptions, createdIds } = shared
+    ? await insertShared(queued, shared)
+    : { kept: queued, createdIds: null };
+  const created = new Map<string, { row: NewPacket | null; stored: StoredPacket }>();
   const joined = new Map<string, number>();
   const stationStats = new Map<string, StationReceptionStats>();
   const satelliteStats = new Map<string, SatelliteReceptionStats>();
@@ -151,9 +211,14 @@ export async function writeBatch(
     const at = r.reception.serverTime;
     const stationId = r.reception.stationId;
     changedStations.add(stationId);
-    if (r.newPacket) {
+    // The reception that created its packet: the one carrying the row, or in shared mode the
+    // first one here of a packet this batch inserted.
+    const creates = createdIds
+      ? createdIds.has(r.packetId) && !created.has(r.packetId)
+      : r.newPacket !== null;
+    if (creates) {
       created.set(r.packetId, {
-        row: { ...r.newPacket, stationNumber: 0 },
+        row: r.newPacket && { ...r.newPacket, stationNumber: 0 },
         stored: {
           packetId: r.packetId,
           satelliteName: r.satelliteName,
@@ -166,12 +231,10 @@ export async function writeBatch(
       if (!r.crcError) newPackets += 1;
     }
     const own = created.get(r.packetId);
-    if (own) {
-      own.row.stationNumber = (own.row.stationNumber ?? 0) + 1;
-      own.stored.stations.push(stationId);
-    } else {
-      joined.set(r.packetId, (joined.get(r.packetId) ?? 0) + 1);
-    }
+    if (own) own.stored.stations.push(stationId);
+    // Shared mode inserted its packets with no stations: every reception is added below.
+    if (own?.row && !shared) own.row.stationNumber = (own.row.stationNumber ?? 0) + 1;
+    else joined.set(r.packetId, (joined.get(r.packetId) ?? 0) + 1);
 
     let s = stationStats.get(stationId);
     if (!s) {
@@ -205,7 +268,7 @@ export async function writeBatch(
       satelliteStats.set(r.satelliteName, sat);
     }
     sat.frames += 1;
-    if (r.newPacket) sat.confirmedPackets += 1;
+    if (creates) sat.confirmedPackets += 1;
     sat.lastPacketTime = Math.max(sat.lastPacketTime, at);
 
     const day = utcDay(at);
@@ -215,12 +278,25 @@ export async function writeBatch(
     else daily.set(key, { stationId, day, satellite: r.satelliteName, frames: 1 });
   }
 
-  await rows.insertPackets([...created.values()].map((c) => c.row));
-  await rows.insertReceptions(receptions.map((r) => r.reception));
-  await rows.addToStationNumbers([...joined].map(([id, add]) => ({ id, add })));
-  await rows.addStationReceptionStats([...stationStats.values()]);
-  await addSatelliteStats(trx, [...satelliteStats.values()]);
-  await rows.addDailyStats([...daily.values()]);
+  if (!shared) {
+    await rows.insertPackets([...created.values()].flatMap((c) => (c.row ? [c.row] : [])));
+    await rows.insertReceptions(receptions.map((r) => r.reception));
+  }
+  const numbers = [...joined].map(([id, add]) => ({ id, add }));
+  const stations = [...stationStats.values()];
+  const satellites = [...satelliteStats.values()];
+  const days = [...daily.values()];
+  if (shared) {
+    // Rows other instances' batches update too, in one order.
+    numbers.sort(byKey((n) => n.id));
+    stations.sort(byKey((st) => st.id));
+    satellites.sort(byKey((st) => st.name));
+    days.sort(byKey((d) => `${d.stationId}\n${d.day}\n${d.satellite}`));
+  }
+  await rows.addToStationNumbers(numbers);
+  await rows.addStationReceptionStats(stations);
+  await addSatelliteStats(trx, satellites);
+  await rows.addDailyStats(days);
   await addToCounters(trx, {
     members,
     stations: online,
@@ -233,6 +309,7 @@ export async function writeBatch(
   return {
     newPackets: [...created.values()].map((c) => c.stored),
     receptions: receptions.length,
+    duplicates: queued.length - receptions.length,
     changedStations,
   };
 }
