@@ -28,6 +28,7 @@ import type { AppContext } from '../context';
 import { REPO_ROOT } from '../config';
 import { HttpError } from './errors';
 import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
+import { API_TOKEN_SCHEME, limitPublicReads } from './read-limits';
 import { routeModules } from './routes';
 
 /** Paths that belong to the API; everything else under GET falls back to the web app. */
@@ -213,6 +214,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
   // Per-route limits only (http/limits.ts); clients are keyed by address, IPv6 by /64.
   await app.register(rateLimit, { global: false, cache: 50_000 });
+  // Public reads: per address, or per personal API token (http/read-limits.ts).
+  limitPublicReads(app, ctx);
 
   await app.register(swagger, {
     openapi: {
@@ -222,6 +225,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         description:
           'Public data, accounts and station control of the ground-station network. Authenticated calls carry the headers `userId` and `sessionToken`.',
         version: '1.0.0',
+      },
+      components: {
+        securitySchemes: {
+          [API_TOKEN_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token from the User Console (`tgs_...`). Optional on public reads: with it they count against the token’s own, higher rate limit instead of the client address’s; an unknown or revoked token is answered 401.',
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,
