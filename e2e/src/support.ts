@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { REPO_ROOT } from './server-process';
 
 export interface AnnouncedPacket {
@@ -99,6 +99,17 @@ export async function logInWithLink(page: Page, baseUrl: string, link: URL): Pro
   await page.goto(`${baseUrl}/${link.search}`, { waitUntil: 'load' });
   await page.waitForURL(new RegExp(`/user/${userId}$`), { timeout: 20_000 });
   return userId;
+}
+
+/** Buttons and fields by what the user reads; a missing one fails with what the page shows. */
+export async function visible(page: Page, locator: Locator, what: string, timeout = 15_000) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch {
+    const shown = String(await page.evaluate('document.body.innerText')).slice(0, 800);
+    throw new Error(`${what} not visible on ${page.url()}; page shows: ${shown}`);
+  }
+  return locator.first();
 }
 
 /** Quoted-printable bodies wrap long lines with "=" and escape "=" itself. */

@@ -4,7 +4,7 @@
 // the test frame, deleting it once it is offline, and changing the account's MQTT password.
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import mqtt from 'mqtt';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectErrors, openBrowser, type Browser } from '../src/browser';
 import {
@@ -22,24 +22,13 @@ import {
   waitForStation,
   type Session,
 } from '../src/owner';
-import { cli, logInWithLink, loginLink } from '../src/support';
+import { cli, logInWithLink, loginLink, visible } from '../src/support';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
 const mqttPort = inject('mqttPort');
 const suffix = Math.random().toString(36).slice(2, 6);
 const EMAIL = `owner-${suffix}@tinygs.localhost`;
-
-/** Buttons and fields by what the user reads; a missing one fails with what the page shows. */
-async function visible(page: Page, locator: Locator, what: string, timeout = 15_000) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout });
-  } catch {
-    const shown = String(await page.evaluate('document.body.innerText')).slice(0, 800);
-    throw new Error(`${what} not visible on ${page.url()}; page shows: ${shown}`);
-  }
-  return locator.first();
-}
 
 describe('station owner in the browser', () => {
   let browser: Browser;

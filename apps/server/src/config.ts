@@ -94,6 +94,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - only, at most 64')
     .default('tinygs:'),
+  /** public reads per minute: per client address without a token, per API token with one */
+  READ_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  READ_RATE_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
 });
 
 /**
@@ -148,6 +151,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** live event stream connections */
   sseLimits: { total: number; perAddress: number };
+  /** public reads per minute (docs/SECURITY.md) */
+  readLimits: { perAddress: number; perToken: number };
   serverSecret: string;
   productName: string;
   smtpUrl: string | null;
@@ -269,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
     sseLimits: { total: e.SSE_MAX_CLIENTS, perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS },
+    readLimits: { perAddress: e.READ_RATE_PER_MINUTE, perToken: e.READ_RATE_TOKEN_PER_MINUTE },
     serverSecret: e.SERVER_SECRET ?? loadOrCreateSecret(dataDir),
     productName: e.PRODUCT_NAME,
     smtpUrl: e.SMTP_URL ?? null,

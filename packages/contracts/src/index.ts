@@ -8,3 +8,4 @@ export * from './operate';
 export * from './api';
 export * from './events';
 export * from './mqtt';
+export * from './tokens';

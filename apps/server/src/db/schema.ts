@@ -190,6 +190,16 @@ export interface StationCredentialsTable {
   createdAt: number;
 }
 
+export interface ApiTokensTable {
+  id: string;
+  userId: string;
+  name: string;
+  tokenHash: string; // sha256 of the token; the token itself is shown once and never stored
+  prefix: string; // the token's first characters, shown in the owner's list
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -204,6 +214,7 @@ export interface Database {
   stationDailyStats: StationDailyStatsTable;
   pendingCreations: PendingCreationsTable;
   stationCredentials: StationCredentialsTable;
+  apiTokens: ApiTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -25,6 +25,7 @@ import { REPO_ROOT } from '../config';
 import { HttpError } from './errors';
 import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
 import type { App } from './route-module';
+import { API_TOKEN_SCHEME, limitPublicReads } from './read-limits';
 import { routeModules } from './routes';
 
 /** Paths that belong to the API; everything else under GET falls back to the web app. */
@@ -205,6 +206,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // Per-route limits only (http/limits.ts); clients are keyed by address, IPv6 by /64. With
   // REDIS_URL the counts are shared by the instances (cluster/shared-limits.ts).
   await app.register(rateLimit, { global: false, cache: 50_000, ...sharedRateLimit(app, ctx) });
+  // Public reads: per address, or per personal API token (http/read-limits.ts).
+  limitPublicReads(app, ctx);
 
   await app.register(swagger, {
     openapi: {
@@ -214,6 +217,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         description:
           'Public data, accounts and station control of the ground-station network. Authenticated calls carry the headers `userId` and `sessionToken`.',
         version: '1.0.0',
+      },
+      components: {
+        securitySchemes: {
+          [API_TOKEN_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token from the User Console (`tgs_...`). Optional on public reads: with it they count against the token’s own, higher rate limit instead of the client address’s; an unknown or revoked token is answered 401.',
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,

@@ -5,3 +5,4 @@ export { mqttPasswordRoutes } from './mqtt-password-routes';
 export { pictureRoutes } from './picture-routes';
 export { profileRoutes } from './profile-routes';
 export { stationRoutes } from './station-routes';
+export { tokenRoutes } from './token-routes';

@@ -8,6 +8,7 @@ import {
   pictureRoutes,
   profileRoutes,
   stationRoutes,
+  tokenRoutes,
 } from '../../accounts/routes';
 import { sseRoutes } from '../../network/sse-route';
 import { metricsRoutes } from '../../ops/metrics-route';
@@ -27,6 +28,7 @@ export const routeModules: RouteModule[] = [
   creationRoutes,
   stationRoutes,
   pictureRoutes,
+  tokenRoutes,
   sseRoutes,
   metricsRoutes,
 ];

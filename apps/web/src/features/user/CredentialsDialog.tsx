@@ -17,7 +17,15 @@ import { RotatePassword } from './RotatePassword';
 /** How long the copy confirmation stays (SPEC.md section 8). */
 export const COPY_NOTICE_MS = 2000;
 
-function CopyLine({ label, value, copyable }: { label: string; value: string; copyable: boolean }) {
+export function CopyLine({
+  label,
+  value,
+  copyable,
+}: {
+  label: string;
+  value: string;
+  copyable: boolean;
+}) {
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     if (!notice) return;

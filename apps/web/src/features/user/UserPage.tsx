@@ -19,13 +19,14 @@ import { PageLoading } from '../../components/PageLoading';
 import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { StationCard, useOwnStationIps } from '../stations';
+import { ApiTokensDialog } from './ApiTokensDialog';
 import { CredentialsDialog } from './CredentialsDialog';
 import { EmailDialog } from './EmailDialog';
 import { NewStationDialog } from './newStation/NewStationDialog';
 
 export const VALIDATE_EMAIL_WARNING = 'Please check your mailbox and validate the email.';
 
-type OpenDialog = 'email' | 'credentials' | 'station' | null;
+type OpenDialog = 'email' | 'credentials' | 'station' | 'tokens' | null;
 
 /** A stable empty list while the stations load (the hook memoises on it). */
 const NO_STATIONS: StationListItem[] = [];
@@ -81,6 +82,9 @@ export default function UserPage() {
             <Button variant="contained" onClick={() => setDialog('station')}>
               NEW STATION
             </Button>
+            <Button variant="outlined" onClick={() => setDialog('tokens')}>
+              API TOKENS
+            </Button>
           </Stack>
           <Grid container spacing={2}>
             {(stations.data ?? []).map((s) => (
@@ -106,6 +110,12 @@ export default function UserPage() {
           />
         </>
       )}
+      <ApiTokensDialog
+        open={dialog === 'tokens'}
+        onClose={close}
+        session={session}
+        userId={userId}
+      />
       <CredentialsDialog
         open={dialog === 'credentials'}
         onClose={close}

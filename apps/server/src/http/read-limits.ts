@@ -1,0 +1,96 @@
+// Public reads (every GET route tagged `public`) are rate limited per client address, or per
+// personal API token when the request carries `Authorization: Bearer TOKEN`: a token has a budget
+// of its own, higher than an address's. An unknown or revoked token is refused (401) after it was
+// counted against the address, so guessing tokens costs the guesser its own budget. Requests
+// with a token are logged with its id and name, never the token. Anonymous reads from loopback
+// (the operator's own tools, benchmarks) are not counted, as on the broker.
+import { API_TOKEN_TEXTS } from '@tinygs/contracts';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preParsingHookHandler,
+  RouteOptions,
+} from 'fastify';
+import { apiTokens, type TokenCaller } from '../accounts/api-tokens';
+import type { AppContext } from '../context';
+import { clientKey, isLoopback } from '../lib/address-key';
+import type { App } from './route-module';
+import { HttpError } from './errors';
+import { TooManyRequests } from './limits';
+
+export const READ_RATE_WINDOW_MS = 60_000;
+/** The OpenAPI security scheme's name. */
+export const API_TOKEN_SCHEME = 'apiToken';
+const MAX_AUTHORIZATION_CHARS = 512;
+const REFUSED = 'refused';
+
+/** The token of an `Authorization: Bearer` header; undefined without one (other schemes too). */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const match = /^bearer(?:[ \t]+|$)/i.exec(header);
+  if (!match) return undefined;
+  return header.slice(match[0].length, MAX_AUTHORIZATION_CHARS).trim();
+}
+
+function hooks<T>(existing: T | T[] | undefined): T[] {
+  if (existing === undefined) return [];
+  return Array.isArray(existing) ? existing : [existing];
+}
+
+/** Adds the limits to every public read route registered after this call. */
+export function limitPublicReads(app: App, ctx: AppContext): void {
+  const tokens = apiTokens(ctx);
+  const callers = new WeakMap<FastifyRequest, TokenCaller | typeof REFUSED>();
+  const callerOf = (req: FastifyRequest): TokenCaller | null => {
+    const c = callers.get(req);
+    return typeof c === 'object' ? c : null;
+  };
+  const { perAddress, perToken } = ctx.config.readLimits;
+
+  const identify = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) return;
+    const caller = await tokens.resolve(token);
+    if (!caller) {
+      callers.set(req, REFUSED);
+      return;
+    }
+    callers.set(req, caller);
+    req.log = req.log.child({ apiToken: { id: caller.id, name: caller.name } });
+    reply.log = req.log;
+  };
+  const limit = app.rateLimit({
+    timeWindow: READ_RATE_WINDOW_MS,
+    max: (req) => (callerOf(req) ? perToken : perAddress),
+    keyGenerator: (req) => {
+      const caller = callerOf(req);
+      return caller ? `token:${caller.id}` : `read:${clientKey(req.ip)}`;
+    },
+    allowList: (req) => !callers.has(req) && isLoopback(req.ip),
+    errorResponseBuilder: (req) =>
+      new TooManyRequests(
+        callerOf(req)
+          ? 'Too many requests with this API token. Please slow down.'
+          : 'Too many requests from your address. Please slow down, or use a personal API token.',
+      ),
+  });
+  const refuse = async <P>(req: FastifyRequest, reply: FastifyReply, payload: P): Promise<P> => {
+    if (callers.get(req) === REFUSED) {
+      reply.header('www-authenticate', 'Bearer error="invalid_token"');
+      throw new HttpError(401, API_TOKEN_TEXTS.invalid);
+    }
+    return payload;
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = hooks(route.method);
+    if (!methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    const schema = route.schema as { tags?: string[]; security?: unknown } | undefined;
+    if (!schema?.tags?.includes('public')) return;
+    route.onRequest = [identify, limit, ...hooks(route.onRequest)] as onRequestHookHandler[];
+    route.preParsing = [refuse, ...hooks(route.preParsing)] as preParsingHookHandler[];
+    // Anonymous or with a token: both are documented.
+    schema.security = [{}, { [API_TOKEN_SCHEME]: [] }];
+  });
+}
