@@ -72,7 +72,10 @@ export async function explainReads(
       : []),
     ['/v1/stations', () => listStationListItems(db)],
     ['/v1/station/{id}', () => findStation(db, sample.stationId)],
-    ['/v1/station/{id}/statistics', () => stationFramesSince(db, sample.stationId, monthAgo, STATION_STATS_MAX_FRAMES)],
+    [
+      '/v1/station/{id}/statistics',
+      () => stationFramesSince(db, sample.stationId, monthAgo, STATION_STATS_MAX_FRAMES),
+    ],
     [
       '/v1/export/packets?satellite=',
       () =>

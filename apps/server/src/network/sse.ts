@@ -70,7 +70,7 @@ export interface SseStats {
 
 const RECONNECT_AFTER_MS = 5_000;
 // Changes arriving together (a batch, a burst of reconnects) make one version.
-const STATIONS_COALESCE_MS = 250;
+export const STATIONS_COALESCE_MS = 250;
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 interface SseClient {
