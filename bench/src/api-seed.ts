@@ -3,7 +3,7 @@
 // schema and the catalogue come from the server's own start-up; rows look like the ingest's.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { encryptSecret } from '@tinygs/server/testing';
+import { encryptSecret, type AppContext } from '@tinygs/server/testing';
 
 export interface SeedPlan {
   users: number;
@@ -279,6 +279,17 @@ async function withTarget(
 
 const names = (cols: [string, string][]) => cols.map((c) => c[0]);
 const types = (cols: [string, string][]) => cols.map((c) => c[1]);
+
+/** Names of the catalogue's Supported satellites (what the seeded stations listen to). */
+export async function supportedSatellites(db: AppContext['database']['db']): Promise<string[]> {
+  const rows = await db
+    .selectFrom('satellites')
+    .select('name')
+    .where('status', '=', 'Supported')
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => r.name);
+}
 
 /** Users and stations, once. */
 export async function seedStations(

@@ -27,6 +27,7 @@ import {
   seedPackets,
   seedStations,
   stationIdOf,
+  supportedSatellites,
   type SeedPlan,
   type SeedTarget,
 } from './api-seed';
@@ -234,14 +235,7 @@ async function main(): Promise<void> {
       log: pino({ level: 'silent' }),
       parts: [],
     });
-    const satellites = (
-      await setup.ctx.database.db
-        .selectFrom('satellites')
-        .select('name')
-        .where('status', '=', 'Supported')
-        .orderBy('name')
-        .execute()
-    ).map((r) => r.name);
+    const satellites = await supportedSatellites(setup.ctx.database.db);
     await setup.close();
     const plan: SeedPlan = {
       users: USERS,

@@ -1,70 +1,138 @@
-// `npm run bench:sse`: 10,000 SSE clients on the real server's GET /sse/events (in-process server,
-// no long-running parts; client connections in child processes so that neither side runs out of
-// file descriptors or shares an event loop). One `new-packet` event is published on ctx.events and
-// timed until the last client has it; median of repeated events. Ceiling, in the same run: the same
-// bytes fanned out to the same clients by a bare node:http server with chunked responses.
-// Writes bench/results/sse.json.
+// `npm run bench:sse`: the live event stream at 10,000 stations and 10,000 clients, on the real
+// server's GET /sse/events (in-process server on SQLite, no broker; client connections in child
+// processes so that neither side runs out of file descriptors or shares an event loop).
+//
+// - new-packet: one event published on ctx.events, timed until the last client has it.
+// - stations (the spec's full list, GET /sse/events) and stations-delta (?stations=delta): each
+//   event follows one 5-s window of station changes at a realistic rate (see CHANGE_RATE_WHY),
+//   written to the database and announced on ctx.events as ingest does. Measured: bytes each client
+//   receives, time to the last client, and the server process's CPU time from the announcement to
+//   the last client (database read, comparison, serialisation, writes).
+// - Ceiling, in the same run: a bare node:http server writing the same number of bytes to the same
+//   number of chunked responses (same client processes), timed and CPU-measured the same way.
+//
+// Bytes per client per hour = bytes per event x events per hour (one per 5-s window that has a
+// change a map shows), plus, for the delta form, the whole list a client receives on connect (one
+// connection per hour). Pass flags are computed from the goals below. Writes bench/results/sse.json.
+//   npm run sse -w bench -- [--clients 10000] [--stations 10000] [--events 5] [--station-events 3]
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { NewPacketEvent } from '@tinygs/contracts';
 import { pino } from 'pino';
-import { loadConfig, createServer } from '@tinygs/server/testing';
+import {
+  createServer,
+  DEFAULT_SSE_OPTIONS,
+  loadConfig,
+  STATIONS_COALESCE_MS,
+  type Server,
+} from '@tinygs/server/testing';
+import { seedStations, stationIdOf, supportedSatellites } from './api-seed';
 import { median, round, sleep, writeResult, type Headline } from './machine';
 
 const CLIENT_ENV = 'TINYGS_BENCH_SSE_CLIENT';
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const now = () => performance.timeOrigin + performance.now();
+const load1m = () => round(loadavg()[0] ?? 0, 2);
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '10000' },
+    stations: { type: 'string', default: '10000' },
+    procs: { type: 'string', default: '2' },
+    events: { type: 'string', default: '5' },
+    'station-events': { type: 'string', default: '3' },
+    'changes-per-s': { type: 'string', default: '15' },
+    'receiving-per-s': { type: 'string', default: '100' },
+  },
+});
+const CLIENTS = Number(values.clients);
+const STATIONS = Number(values.stations);
+const PROCS = Number(values.procs);
+const EVENTS = Number(values.events);
+const STATION_EVENTS = Number(values['station-events']);
+const CHANGES_PER_S = Number(values['changes-per-s']);
+const RECEIVING_PER_S = Number(values['receiving-per-s']);
+const WINDOW_MS = DEFAULT_SSE_OPTIONS.stationsEveryMs;
+const CHANGE_RATE_WHY =
+  'Auto-tune retunes a station every few minutes as passes change (PROTOCOL.md); the seeded ' +
+  'network has 2/3 of stations online and 2/3 of those on auto-tune, so at 10,000 stations about ' +
+  '4,400 retune every ~5 min (~15/s, each a new satellite on the map); status flips (a few per ' +
+  'station and day) add ~0.5/s; new, moved, renamed and deleted stations a few per hour. ' +
+  'Receptions name a further ~100 stations/s whose rows change without anything a map shows.';
+const GOALS = { ratioToCeiling: 0.5, deltaCut: 10 };
 
 type ClientMessage =
   | { type: 'ready'; connected: number }
-  | { type: 'event'; k: number; at: number }
+  | { type: 'event'; key: string; at: number; bytes: number }
   | { type: 'error'; message: string };
 type ParentMessage = { type: 'close' };
 
-function eventFor(k: number): NewPacketEvent {
-  return {
-    satellite: 'Bench Sat',
-    satelliteName: 'Bench-Sat',
-    packetId: `bench-${k}`,
-    satPos: { lat: 12.5, lng: -45.25, alt: 520.1 },
-    stations: ['Bench_0_0@800000000000', 'Bench_0_1@800000000000'],
-  };
-}
-
-/** Child process: `count` SSE connections; reports when each event reached all of them. */
+/**
+ * Child process: `count` SSE connections. Events are framed on the raw bytes (a full list is
+ * megabytes: nothing is decoded but an event's first bytes) and counted per event name; when the
+ * n-th event of a name has reached every connection, `${name}#${n}` is reported with its size.
+ */
 async function clientProcess(url: string, count: number): Promise<void> {
   const send = (m: ClientMessage) => process.send?.(m);
-  const got = new Map<number, number>();
+  const got = new Map<string, number>();
   const sockets: { destroy(): void }[] = [];
-  let connected = 0;
+  const finish = (seen: Map<string, number>, head: string, size: number) => {
+    const name = /^event: ([^\n]+)\n/.exec(head)?.[1];
+    if (!name) return;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    const key = `${name}#${n}`;
+    const arrived = (got.get(key) ?? 0) + 1;
+    got.set(key, arrived);
+    if (arrived === count) send({ type: 'event', key, at: now(), bytes: size });
+  };
   const open = (): Promise<void> =>
     new Promise((resolve, reject) => {
       // agent: false: one socket per request and no pool limit.
       const req = request(url, { agent: false }, (res) => {
-        let buffer = '';
+        if (res.statusCode !== 200) {
+          reject(new Error(`GET ${url} answered ${res.statusCode}`));
+          return;
+        }
+        const seen = new Map<string, number>();
+        let head = '';
+        let size = 0;
+        let endedWithNewline = false;
         let first = true;
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let end = buffer.indexOf('\n\n');
-          while (end >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            end = buffer.indexOf('\n\n');
+        const take = (buf: Buffer, from: number, to: number) => {
+          if (head.length < 64)
+            head += buf.toString('latin1', from, Math.min(to, from + 64 - head.length));
+          size += to - from;
+        };
+        res.on('data', (buf: Buffer) => {
+          let start = 0;
+          while (start < buf.length) {
+            let end: number;
+            if (endedWithNewline && buf[start] === 0x0a) end = start + 1;
+            else {
+              const i = buf.indexOf('\n\n', start);
+              end = i < 0 ? -1 : i + 2;
+            }
+            if (end < 0) {
+              take(buf, start, buf.length);
+              endedWithNewline = buf[buf.length - 1] === 0x0a;
+              return;
+            }
+            take(buf, start, end);
             if (first) {
               first = false;
-              connected += 1;
               resolve();
             }
-            if (!block.includes('event: new-packet')) continue;
-            const k = Number(/"packetId":"bench-(\d+)"/.exec(block)?.[1] ?? -1);
-            const n = (got.get(k) ?? 0) + 1;
-            got.set(k, n);
-            if (n === count) send({ type: 'event', k, at: now() });
+            finish(seen, head, size);
+            head = '';
+            size = 0;
+            endedWithNewline = false;
+            start = end;
           }
         });
       });
@@ -75,7 +143,7 @@ async function clientProcess(url: string, count: number): Promise<void> {
   for (let i = 0; i < count; i += 250) {
     await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
   }
-  send({ type: 'ready', connected });
+  send({ type: 'ready', connected: sockets.length });
   process.once('message', (m: ParentMessage) => {
     if (m.type !== 'close') return;
     for (const s of sockets) s.destroy();
@@ -83,21 +151,30 @@ async function clientProcess(url: string, count: number): Promise<void> {
   });
 }
 
+interface Arrival {
+  at: number;
+  bytes: number;
+}
+
 interface Fleet {
-  procs: ChildProcess[];
-  /** resolves with the time the last client of all processes had event k */
-  waitFor(k: number): Promise<number>;
+  /** resolves when every client of every process has had event `key` (`name#n`) */
+  waitFor(key: string, timeoutMs: number): Promise<Arrival>;
   close(): Promise<void>;
 }
 
-async function startClients(url: string, clients: number, procs: number): Promise<Fleet> {
+async function startClients(url: string): Promise<Fleet> {
   const self = fileURLToPath(import.meta.url);
   const children: ChildProcess[] = [];
-  const arrivals = new Map<number, number[]>();
-  const waiters = new Map<number, (at: number) => void>();
+  const arrivals = new Map<string, Arrival[]>();
+  const waiters = new Map<string, (a: Arrival) => void>();
+  const complete = (key: string): Arrival | null => {
+    const list = arrivals.get(key) ?? [];
+    if (list.length < PROCS) return null;
+    return { at: Math.max(...list.map((a) => a.at)), bytes: list[0]?.bytes ?? 0 };
+  };
   const ready: Promise<void>[] = [];
-  for (let p = 0; p < procs; p += 1) {
-    const count = Math.floor(clients / procs) + (p < clients % procs ? 1 : 0);
+  for (let p = 0; p < PROCS; p += 1) {
+    const count = Math.floor(CLIENTS / PROCS) + (p < CLIENTS % PROCS ? 1 : 0);
     const child = fork(self, [], {
       execArgv: ['--import', 'tsx'],
       env: { ...process.env, [CLIENT_ENV]: JSON.stringify({ url, count }) },
@@ -110,10 +187,11 @@ async function startClients(url: string, clients: number, procs: number): Promis
           if (m.type === 'ready') resolve();
           else if (m.type === 'error') reject(new Error(m.message));
           else if (m.type === 'event') {
-            const list = arrivals.get(m.k) ?? [];
-            list.push(m.at);
-            arrivals.set(m.k, list);
-            if (list.length === procs) waiters.get(m.k)?.(Math.max(...list));
+            const list = arrivals.get(m.key) ?? [];
+            list.push({ at: m.at, bytes: m.bytes });
+            arrivals.set(m.key, list);
+            const done = complete(m.key);
+            if (done) waiters.get(m.key)?.(done);
           }
         });
         child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
@@ -122,16 +200,17 @@ async function startClients(url: string, clients: number, procs: number): Promis
   }
   await Promise.all(ready);
   return {
-    procs: children,
-    waitFor: (k) =>
+    waitFor: (key, timeoutMs) =>
       new Promise((resolve, reject) => {
+        const done = complete(key);
+        if (done) return resolve(done);
         const timer = setTimeout(
-          () => reject(new Error(`event ${k} not delivered in 60 s`)),
-          60_000,
+          () => reject(new Error(`${key} not delivered in ${timeoutMs / 1000} s`)),
+          timeoutMs,
         );
-        waiters.set(k, (at) => {
+        waiters.set(key, (a) => {
           clearTimeout(timer);
-          resolve(at);
+          resolve(a);
         });
       }),
     close: async () => {
@@ -150,33 +229,186 @@ async function startClients(url: string, clients: number, procs: number): Promis
   };
 }
 
-/** Publishes `events` events one after another and times each to its last client. */
-async function measure(fleet: Fleet, events: number, publish: (k: number) => void, first: number) {
-  const latencies: number[] = [];
-  for (let i = 0; i < events; i += 1) {
-    const k = first + i;
-    await sleep(500);
-    const arrived = fleet.waitFor(k);
-    const t0 = now();
-    publish(k);
-    latencies.push((await arrived) - t0);
-  }
-  return latencies.map((v) => round(v));
+interface Sample {
+  /** announcement -> last client */
+  ms: number;
+  /** this process's CPU time (all threads) over the same span */
+  cpuMs: number;
+  /** bytes of the event at each client */
+  bytes: number;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      clients: { type: 'string', default: '10000' },
-      procs: { type: 'string', default: '2' },
-      events: { type: 'string', default: '5' },
-    },
-  });
-  const CLIENTS = Number(values.clients);
-  const PROCS = Number(values.procs);
-  const EVENTS = Number(values.events);
+/** Fires one event and measures it until its last client. */
+async function sample(
+  fleet: Fleet,
+  key: string,
+  fire: () => void,
+  timeoutMs: number,
+): Promise<Sample> {
+  const arrived = fleet.waitFor(key, timeoutMs);
+  const cpu0 = process.cpuUsage();
+  const t0 = now();
+  fire();
+  const { at, bytes } = await arrived;
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: round(at - t0), cpuMs: round((cpu.user + cpu.system) / 1000), bytes };
+}
 
-  // Ceiling: a bare node:http server writing the same bytes to the same number of chunked responses.
+function newPacketFor(k: number): NewPacketEvent {
+  return {
+    satellite: 'Bench Sat',
+    satelliteName: 'Bench-Sat',
+    packetId: `bench-${k}`,
+    satPos: { lat: 12.5, lng: -45.25, alt: 520.1 },
+    stations: ['Bench_0_0@800000000000', 'Bench_0_1@800000000000'],
+  };
+}
+
+/** An event of exactly `bytes` bytes (the bare server's stand-in for the server's own). */
+function padded(name: string, k: number, bytes: number): Buffer {
+  const frame = (pad: string) => `event: ${name}\ndata: {"k":${k},"pad":"${pad}"}\n\n`;
+  return Buffer.from(frame('x'.repeat(Math.max(0, bytes - Buffer.byteLength(frame(''))))));
+}
+
+/** One 5-s window of changes: the stations it names (map changes first). */
+async function changeWindow(server: Server, satellites: string[], w: number): Promise<string[]> {
+  const db = server.ctx.database.db;
+  const mapChanges = Math.round((CHANGES_PER_S * WINDOW_MS) / 1000);
+  const receiving = Math.round((RECEIVING_PER_S * WINDOW_MS) / 1000);
+  const pick = (j: number) => (w * 7_919 + j * 104_729) % STATIONS;
+  const at = Date.now();
+  const named = new Set<string>();
+  await db.transaction().execute(async (trx) => {
+    for (let j = 0; j < mapChanges; j += 1) {
+      const i = pick(j);
+      const id = stationIdOf(i, Math.max(1, Math.floor(STATIONS / 10)));
+      named.add(id);
+      // ~3 % status flips, the rest retunes to another satellite.
+      if (j % 33 === 0) {
+        await trx
+          .updateTable('stations')
+          .set((eb) => ({ status: eb(eb.val<number>(1), '-', eb.ref('status')), lastSeen: at }))
+          .where('id', '=', id)
+          .execute();
+      } else {
+        const satellite = satellites[(i + w + 1) % satellites.length] as string;
+        await trx.updateTable('stations').set({ satellite }).where('id', '=', id).execute();
+      }
+    }
+    for (let j = 0; j < receiving; j += 1) {
+      const id = stationIdOf(pick(mapChanges + j), Math.max(1, Math.floor(STATIONS / 10)));
+      if (named.has(id)) continue;
+      named.add(id);
+      await trx
+        .updateTable('stations')
+        .set({ lastPacketTime: at, lastSeen: at })
+        .where('id', '=', id)
+        .execute();
+    }
+  });
+  return [...named];
+}
+
+async function startBenchServer(dir: string): Promise<{ server: Server; satellites: string[] }> {
+  const env = {
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SIMULATED_STATIONS: '0',
+    LOG_LEVEL: 'warn',
+    SERVER_SECRET: SECRET,
+    // Every client of the benchmark comes from one address.
+    SSE_MAX_CLIENTS: String(CLIENTS),
+    SSE_MAX_CLIENTS_PER_ADDRESS: String(CLIENTS),
+  };
+  const options = { log: pino({ level: 'warn' }), parts: [] };
+  // Schema and catalogue through the server's own start-up; then the stations straight in.
+  const setup = await createServer(loadConfig(env), options);
+  const satellites = await supportedSatellites(setup.ctx.database.db);
+  await setup.close();
+  await seedStations(
+    { kind: 'sqlite', file: join(dir, 'tinygs.db') },
+    {
+      users: Math.max(1, Math.floor(STATIONS / 10)),
+      stations: STATIONS,
+      satellites,
+      startMs: Date.now(),
+    },
+    SECRET,
+  );
+  const server = await createServer(loadConfig(env), options);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { server, satellites };
+}
+
+const urlOf = (s: { address(): unknown }, path: string) => {
+  const addr = s.address();
+  return `http://127.0.0.1:${typeof addr === 'object' && addr ? (addr as { port: number }).port : 0}${path}`;
+};
+
+async function main(): Promise<void> {
+  const loadBefore = load1m();
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'tinygs-bench-sse-'));
+  const newPacket: Sample[] = [];
+  const full: Sample[] = [];
+  const delta: Sample[] = [];
+  let deltaConnect: { ms: number; bytes: number } = { ms: NaN, bytes: NaN };
+  try {
+    const { server, satellites } = await startBenchServer(dir);
+    try {
+      let window = 0;
+      let lastWindowAt = 0;
+      const stationsEvent = async (fleet: Fleet, key: string) => {
+        // One event per window: the next change comes after the previous window has passed.
+        await sleep(Math.max(0, lastWindowAt + WINDOW_MS + 500 - Date.now()));
+        const ids = await changeWindow(server, satellites, (window += 1));
+        lastWindowAt = Date.now();
+        return sample(
+          fleet,
+          key,
+          () => server.ctx.events.publish('stations-changed', { stationIds: ids }),
+          600_000,
+        );
+      };
+
+      console.log(`server, full list: ${CLIENTS} clients on GET /sse/events ...`);
+      let fleet = await startClients(urlOf(server.app.server, '/sse/events'));
+      for (let k = 1; k <= EVENTS; k += 1) {
+        await sleep(500);
+        newPacket.push(
+          await sample(
+            fleet,
+            `new-packet#${k}`,
+            () => server.ctx.events.publish('new-packet', newPacketFor(k)),
+            60_000,
+          ),
+        );
+      }
+      for (let k = 1; k <= STATION_EVENTS; k += 1) {
+        full.push(await stationsEvent(fleet, `stations#${k}`));
+        console.log(`  stations #${k}: ${JSON.stringify(full.at(-1))}`);
+      }
+      await fleet.close();
+
+      console.log(`server, delta form: ${CLIENTS} clients on GET /sse/events?stations=delta ...`);
+      const t0 = now();
+      fleet = await startClients(urlOf(server.app.server, '/sse/events?stations=delta'));
+      const connected = await fleet.waitFor('stations-delta#1', 600_000);
+      deltaConnect = { ms: round(connected.at - t0), bytes: connected.bytes };
+      for (let k = 1; k <= STATION_EVENTS + 2; k += 1) {
+        delta.push(await stationsEvent(fleet, `stations-delta#${k + 1}`));
+        console.log(`  stations-delta #${k + 1}: ${JSON.stringify(delta.at(-1))}`);
+      }
+      await fleet.close();
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // Ceiling: a bare node:http server, the same bytes to the same number of chunked responses.
   console.log(`ceiling: bare node:http fan-out to ${CLIENTS} clients ...`);
   const bare = new Set<ServerResponse>();
   const bareServer = createHttpServer((_req, res) => {
@@ -185,78 +417,132 @@ async function main(): Promise<void> {
     bare.add(res);
   });
   await new Promise<void>((r) => bareServer.listen(0, '127.0.0.1', r));
-  const bareAddr = bareServer.address();
-  const bareUrl = `http://127.0.0.1:${typeof bareAddr === 'object' && bareAddr ? bareAddr.port : 0}/`;
-  let fleet = await startClients(bareUrl, CLIENTS, PROCS);
-  const ceiling = await measure(
-    fleet,
-    EVENTS,
-    (k) => {
-      const chunk = `event: new-packet\ndata: ${JSON.stringify(eventFor(k))}\n\n`;
-      for (const res of bare) res.write(chunk);
-    },
-    0,
-  );
-  await fleet.close();
-  for (const res of bare) res.end();
-  await new Promise<void>((r) => bareServer.close(() => r()));
-
-  console.log(`server: GET /sse/events with ${CLIENTS} clients ...`);
-  const dir = mkdtempSync(join(tmpdir(), 'tinygs-bench-sse-'));
-  const server = await createServer(
-    loadConfig({
-      DATA_DIR: dir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SIMULATED_STATIONS: '0',
-      LOG_LEVEL: 'warn',
-      SEED_ON_EMPTY: 'false',
-    }),
-    { log: pino({ level: 'warn' }), parts: [] },
-  );
-  let latencies: number[] = [];
+  const fanOut = (chunk: Buffer) => () => {
+    for (const res of bare) res.write(chunk);
+  };
+  const ceilingNewPacket: Sample[] = [];
+  const ceilingFull: Sample[] = [];
+  const ceilingDelta: Sample[] = [];
+  const fleet = await startClients(urlOf(bareServer, '/'));
   try {
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const addr = server.app.server.address();
-    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/sse/events`;
-    fleet = await startClients(url, CLIENTS, PROCS);
-    latencies = await measure(
-      fleet,
-      EVENTS,
-      (k) => server.ctx.events.publish('new-packet', eventFor(k)),
-      100,
-    );
-    await fleet.close();
+    for (let k = 1; k <= EVENTS; k += 1) {
+      await sleep(500);
+      const chunk = Buffer.from(`event: new-packet\ndata: ${JSON.stringify(newPacketFor(k))}\n\n`);
+      ceilingNewPacket.push(await sample(fleet, `new-packet#${k}`, fanOut(chunk), 60_000));
+    }
+    for (const [k, s] of full.entries()) {
+      await sleep(500);
+      const chunk = padded('stations', k, s.bytes);
+      ceilingFull.push(await sample(fleet, `stations#${k + 1}`, fanOut(chunk), 600_000));
+    }
+    for (const [k, s] of delta.entries()) {
+      await sleep(500);
+      const chunk = padded('stations-delta', k, s.bytes);
+      ceilingDelta.push(await sample(fleet, `stations-delta#${k + 1}`, fanOut(chunk), 600_000));
+    }
   } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await fleet.close();
+    for (const res of bare) res.end();
+    await new Promise<void>((r) => bareServer.close(() => r()));
   }
 
-  const figure = round(median(latencies));
-  const ceilingMs = round(median(ceiling));
-  const headline: Headline = {
-    benchmark: `SSE fan-out, ${CLIENTS} clients`,
-    figure: 'publish -> last client (median ms)',
-    value: figure,
-    goal: '',
-    ceiling: 'bare node:http chunked fan-out (ms)',
-    ceilingValue: ceilingMs,
-    ratio: round(ceilingMs / figure, 2),
-    pass: true,
+  const med = (list: Sample[], f: (s: Sample) => number) => round(median(list.map(f)));
+  // The server waits STATIONS_COALESCE_MS after a change on purpose (changes arriving together
+  // make one version); that wait is not fan-out and is taken off the stations latencies.
+  const less = (s: Sample) => s.ms - STATIONS_COALESCE_MS;
+  const windowsPerHour =
+    (3_600_000 / WINDOW_MS) * (1 - Math.exp((-CHANGES_PER_S * WINDOW_MS) / 1000));
+  const fullPerHour = Math.round(median(full.map((s) => s.bytes)) * windowsPerHour);
+  const deltaPerHour = Math.round(
+    deltaConnect.bytes + median(delta.map((s) => s.bytes)) * windowsPerHour,
+  );
+  const cut = round(fullPerHour / deltaPerHour, 1);
+  const ratio = (ceiling: number, figure: number) => round(ceiling / figure, 2);
+  const row = (
+    benchmark: string,
+    figure: string,
+    value: number,
+    ceiling: string,
+    ceilingValue: number,
+  ): Headline => {
+    const r = ratio(ceilingValue, value);
+    return {
+      benchmark,
+      figure,
+      value,
+      goal: `>= ${GOALS.ratioToCeiling} of ceiling`,
+      ceiling,
+      ceilingValue,
+      ratio: r,
+      pass: Number.isFinite(r) && r >= GOALS.ratioToCeiling,
+    };
   };
+  const headlines: Headline[] = [
+    row(
+      `SSE new-packet, ${CLIENTS} clients: publish -> last client (median ms)`,
+      'ms',
+      med(newPacket, (s) => s.ms),
+      'bare node:http, same bytes (ms)',
+      med(ceilingNewPacket, (s) => s.ms),
+    ),
+    row(
+      `SSE stations (full list), ${STATIONS} stations, ${CLIENTS} clients: server CPU per event (ms; last client after ${med(full, less)} ms)`,
+      'CPU ms',
+      med(full, (s) => s.cpuMs),
+      `bare node:http, same bytes (CPU ms; last client after ${med(ceilingFull, (s) => s.ms)} ms)`,
+      med(ceilingFull, (s) => s.cpuMs),
+    ),
+    row(
+      `SSE stations-delta, ${STATIONS} stations, ${CLIENTS} clients: server CPU per event (ms; last client after ${med(delta, less)} ms)`,
+      'CPU ms',
+      med(delta, (s) => s.cpuMs),
+      `bare node:http, same bytes (CPU ms; last client after ${med(ceilingDelta, (s) => s.ms)} ms)`,
+      med(ceilingDelta, (s) => s.cpuMs),
+    ),
+    {
+      benchmark: `SSE stations-delta at ${CHANGES_PER_S} map changes/s: bytes per client per hour`,
+      figure: 'bytes/h',
+      value: deltaPerHour,
+      goal: `<= 1/${GOALS.deltaCut} of the full list`,
+      ceiling: 'full list (bytes/client/h)',
+      ceilingValue: fullPerHour,
+      ratio: cut,
+      pass: Number.isFinite(cut) && cut >= GOALS.deltaCut,
+    },
+  ];
   const file = writeResult('sse', {
     clients: CLIENTS,
+    stations: STATIONS,
     clientProcesses: PROCS,
-    eventBytes: Buffer.byteLength(`event: new-packet\ndata: ${JSON.stringify(eventFor(100))}\n\n`),
-    latencyMs: latencies,
-    ceilingMs: ceiling,
-    headline,
+    durationS: Math.round((Date.now() - started) / 1000),
+    loadAverage1m: { before: loadBefore, after: load1m() },
+    changeRate: {
+      mapChangesPerSecond: CHANGES_PER_S,
+      receivingStationsPerSecond: RECEIVING_PER_S,
+      windowMs: WINDOW_MS,
+      eventsPerHour: round(windowsPerHour),
+      why: CHANGE_RATE_WHY,
+    },
+    coalesceMs: STATIONS_COALESCE_MS,
+    newPacket: { server: newPacket, ceiling: ceilingNewPacket },
+    stationsFull: { server: full, ceiling: ceilingFull, bytesPerClientPerHour: fullPerHour },
+    stationsDelta: {
+      connect: deltaConnect,
+      server: delta,
+      ceiling: ceilingDelta,
+      bytesPerClientPerHour: deltaPerHour,
+      cutAgainstFullList: cut,
+    },
+    headlines,
   });
-  console.table({
-    'publish -> last client, median ms': { value: figure, runs: latencies.join(' ') },
-    'bare node:http fan-out, median ms': { value: ceilingMs, runs: ceiling.join(' ') },
-    'ceiling / figure': { value: headline.ratio, runs: '' },
-  });
+  console.table(
+    Object.fromEntries(
+      headlines.map((h) => [
+        h.benchmark,
+        { value: h.value, ceiling: h.ceilingValue, ratio: h.ratio, pass: h.pass },
+      ]),
+    ),
+  );
   console.log(`written: ${file}`);
 }
 

@@ -1,11 +1,23 @@
 // Live behaviour a visitor notices: the home map's ticker shows a satellite as soon as the server
-// announces a packet, and the e-mail login link opens the user's console.
+// announces a packet, a station that comes online appears on the open map, and the e-mail login
+// link opens the user's console.
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@tinygs/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectErrors, openBrowser, type Browser } from '../src/browser';
-import { collectAnnouncements, demoLoginLink, logInWithLink } from '../src/support';
+import { connectFirmware } from '../src/firmware';
+import { cli, collectAnnouncements, demoLoginLink, logInWithLink } from '../src/support';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
+const mqttPort = inject('mqttPort');
+
+/** Web Mercator pixel of a point at `zoom` (Leaflet's EPSG:3857 with 256-px tiles). */
+function mercator(lat: number, lng: number, zoom: number): [number, number] {
+  const scale = 256 * 2 ** zoom;
+  const phi = (lat * Math.PI) / 180;
+  const y = (1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2;
+  return [((lng + 180) / 360) * scale, y * scale];
+}
 
 describe('live map and login', () => {
   let browser: Browser;
@@ -80,6 +92,81 @@ describe('live map and login', () => {
         .toBeGreaterThan(100);
       expect((await colours()).amber).toBe(0);
     } finally {
+      await page.close();
+    }
+  });
+
+  it('draws a station that comes online while the map is open', { timeout: 150_000 }, async () => {
+    const suffix = Math.random().toString(36).slice(2, 6);
+    const email = `live-${suffix}@tinygs.localhost`;
+    cli(dataDir, baseUrl, ['user', 'add', '--email', email]);
+    const creds = cli<{ user: string; pass: string }>(dataDir, baseUrl, [
+      'user',
+      'mqtt',
+      '--email',
+      email,
+    ]);
+    const name = `E2E_Live_${suffix}`;
+    // Open sea far from every simulated station (they sit in cities).
+    const location: [number, number] = [-40, -130];
+    const page = await browser.newPage({ width: 1366, height: 900 });
+    const errors = collectErrors(page);
+    // The page's own event streams, to know when its stream is open.
+    await page.addInitScript({
+      content: `
+        window.__liveStreams = [];
+        const Native = window.EventSource;
+        window.EventSource = class extends Native {
+          constructor(url, init) { super(url, init); window.__liveStreams.push(this); }
+        };`,
+    });
+    let station: Awaited<ReturnType<typeof connectFirmware>> | undefined;
+    try {
+      await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+      const map = page.locator('.leaflet-container').first();
+      await page
+        .locator('.leaflet-stations-pane canvas')
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      await expect
+        .poll(() => page.evaluate('window.__liveStreams.some((s) => s.readyState === 1)'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+
+      // The station appears on the server only now, after the page loaded its list.
+      station = await connectFirmware(mqttPort, {
+        mqtt: { user: creds.user, pass: creds.pass, server: '127.0.0.1', port: String(mqttPort) },
+        config: {
+          stationName: name,
+          adminPw: 'e2e-admin-pw',
+          latitude: String(location[0]),
+          longitude: String(location[1]),
+          tz: 'UTC0',
+        },
+      });
+      const stationId = `${name}@${creds.user}`;
+      await map.scrollIntoViewIfNeeded();
+      const box = await map.boundingBox();
+      if (!box) throw new Error('the map has no box');
+      const [cx, cy] = mercator(MAP_DEFAULT_CENTER[0], MAP_DEFAULT_CENTER[1], MAP_DEFAULT_ZOOM);
+      const [sx, sy] = mercator(location[0], location[1], MAP_DEFAULT_ZOOM);
+      const x = box.x + box.width / 2 + (sx - cx);
+      const y = box.y + box.height / 2 + (sy - cy);
+      // A click on the station's marker opens its panel (a satellite passing over it may take the
+      // click, so it is tried again).
+      const panel = page.getByTestId('station-focus');
+      await expect
+        .poll(
+          async () => {
+            await page.mouse.click(x, y);
+            return (await panel.count()) > 0 ? await panel.first().innerText() : '';
+          },
+          { timeout: 30_000, interval: 500 },
+        )
+        .toContain(stationId);
+      expect(errors).toEqual([]);
+    } finally {
+      station?.client.end(true);
       await page.close();
     }
   });

@@ -2,13 +2,15 @@
 // the reads whose query plans they check. One entry, `@tinygs/server/testing`, so nothing outside
 // this package reaches into its files.
 export { loadConfig } from './config';
-export { createServer } from './server';
+export { createServer, type Server } from './server';
+export type { AppContext } from './context';
 export { openDatabase } from './db/connect';
 export { migrateToLatest } from './db/migrate';
 export type { Database } from './db/schema';
 export { encryptSecret } from './lib/crypto';
 export { BROKER_TUNING } from './network/broker';
 export { createNetworkPart } from './network/part';
+export { DEFAULT_SSE_OPTIONS, STATIONS_COALESCE_MS } from './network/sse';
 export { STATION_STATS_MAX_FRAMES } from './public-api/station-routes';
 export { readCounters } from './repositories/counters';
 export { insertUser } from './repositories/users';

@@ -164,15 +164,16 @@ export interface SseEvent {
   data: string;
 }
 
-/** Opens GET /sse/events and collects the named events it receives. */
+/** Opens GET /sse/events (or `path`) and collects the named events it receives. */
 export async function openEventStream(
   url: string,
   headers: Record<string, string> = {},
+  path = '/sse/events',
 ): Promise<{ events: SseEvent[]; response: IncomingMessage; close(): void }> {
   const events: SseEvent[] = [];
   return new Promise((resolve, reject) => {
     const req = request(
-      `${url}/sse/events`,
+      `${url}${path}`,
       { headers: { accept: 'text/event-stream', ...headers } },
       (response) => {
         let buffer = '';

@@ -3,8 +3,22 @@ import { z } from 'zod';
 import { SatPosSchema, StationListItemSchema } from './entities';
 import { StationIdSchema } from './ids';
 
-export const SSE_EVENTS = { newPacket: 'new-packet', stations: 'stations' } as const;
+export const SSE_EVENTS = {
+  newPacket: 'new-packet',
+  stations: 'stations',
+  /** only on streams opened with `?stations=delta` (instead of `stations`) */
+  stationsDelta: 'stations-delta',
+} as const;
 export type SseEventName = (typeof SSE_EVENTS)[keyof typeof SSE_EVENTS];
+
+/**
+ * How a stream carries the station list: `full` (the spec's `stations` event, the whole list) or
+ * `delta` (`stations-delta` events, opted into with GET /sse/events?stations=delta).
+ */
+export const SseQuerySchema = z.object({
+  stations: z.enum(['full', 'delta']).optional(),
+});
+export type SseStationsForm = NonNullable<z.infer<typeof SseQuerySchema>['stations']>;
 
 export const NewPacketEventSchema = z.object({
   /** the satellite's display name (what the ticker shows) */
@@ -21,3 +35,18 @@ export type NewPacketEvent = z.infer<typeof NewPacketEventSchema>;
 /** The full station list, as GET /v1/stations returns it. */
 export const StationsEventSchema = z.array(StationListItemSchema);
 export type StationsEvent = z.infer<typeof StationsEventSchema>;
+
+/**
+ * The station list as changes (`?stations=delta`). Each event has the next `seq` of its stream; a
+ * `full` one carries the whole list in `changed` (on connect, and after the server had to skip an
+ * event for this client) and replaces what the client holds. A client that sees a `seq` other than
+ * the previous one plus one has missed something and reconnects, which brings a full list.
+ */
+export const StationsDeltaEventSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  full: z.boolean(),
+  changed: z.array(StationListItemSchema),
+  /** ids `{name}@{userId}` of stations no longer listed */
+  removed: z.array(StationIdSchema),
+});
+export type StationsDeltaEvent = z.infer<typeof StationsDeltaEventSchema>;

@@ -1,5 +1,7 @@
-// GET /sse/events: the live event stream (see sse.ts). The hub lives as long as the HTTP app, so
-// the stream works whether or not the broker part runs in this process.
+// GET /sse/events: the live event stream (see sse.ts); `?stations=delta` opts into the delta form
+// of the station list. The hub lives as long as the HTTP app, so the stream works whether or not
+// the broker part runs in this process.
+import { SseQuerySchema } from '@tinygs/contracts';
 import type { RouteModule } from '../http/route-module';
 import { clientKey } from '../lib/address-key';
 import { DEFAULT_SSE_OPTIONS, SseHub } from './sse';
@@ -24,7 +26,9 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
     {
       schema: {
         hide: true,
-        description: 'Server-sent events (text/event-stream): new-packet and stations.',
+        description:
+          'Server-sent events (text/event-stream): new-packet and stations, or with ?stations=delta new-packet and stations-delta.',
+        querystring: SseQuerySchema,
       },
     },
     (req, reply) => {
@@ -34,7 +38,7 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
         return reply.status(429).header('retry-after', '30').send({ error: REFUSED[refusal] });
       }
       reply.hijack();
-      hub.add(req.raw, reply.raw, address);
+      hub.add(req.raw, reply.raw, address, req.query.stations ?? 'full');
     },
   );
 };

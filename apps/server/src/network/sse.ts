@@ -1,19 +1,37 @@
-// Live events for browsers (GET /sse/events): `new-packet` for every stored packet, `stations`
-// (the whole station list) at most once per interval when something about stations changed, and
-// comment heartbeats that keep proxies from closing idle streams. Events are serialised once and
-// written to every client; a client whose socket buffer is full misses events instead of making
-// the server queue for it without bound, and one that stays that full is disconnected (browsers
-// reconnect by themselves). Streams are capped per client address and overall.
+// Live events for browsers (GET /sse/events): `new-packet` for every stored packet, the station
+// list, and comment heartbeats that keep proxies from closing idle streams.
+//
+// The station list (public-api/station-list-model.ts) changes, for a stream, only when something a
+// map shows changed: a station appeared or went away, or its name, location, status or satellite
+// changed; receptions and pings alone send nothing. It is re-read at most once per
+// `stationsEveryMs` after the event bus names changed stations. A stream carries it in one of two
+// forms: the spec's `stations` event (the whole list), or with `?stations=delta` the
+// `stations-delta` event (changed and removed stations, numbered; the whole list on connect and
+// after an event had to be skipped for that client).
+//
+// Every event is serialised once into one buffer written to every client. A client whose socket
+// buffer is full misses events instead of making the server queue for it without bound (a delta
+// client is then owed the whole list, sent with its next write), and one that stays that full is
+// disconnected (browsers reconnect by themselves). Streams are capped per client address and
+// overall.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SSE_EVENTS, type NewPacketEvent } from '@tinygs/contracts';
+import {
+  SSE_EVENTS,
+  type NewPacketEvent,
+  type SseStationsForm,
+  type StationListItem,
+  type StationsDeltaEvent,
+} from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context';
-import { listStationListItems } from '../repositories/stations';
+import { StationListModel, type StationListChange } from '../public-api/station-list-model';
 
 export interface SseOptions {
   heartbeatMs: number;
-  /** the station list is sent at most this often */
+  /** the station list is re-read (and sent, when a map would show the change) at most this often */
   stationsEveryMs: number;
+  /** every station is re-read this often while clients listen, not only those events named */
+  stationsFullReadMs: number;
   /** events are dropped for a client with more than this many bytes waiting in its socket */
   maxBufferedBytes: number;
   /** a client still over maxBufferedBytes after this long is disconnected */
@@ -27,6 +45,7 @@ export interface SseOptions {
 export const DEFAULT_SSE_OPTIONS: SseOptions = {
   heartbeatMs: 15_000,
   stationsEveryMs: 5_000,
+  stationsFullReadMs: 60_000,
   maxBufferedBytes: 1024 * 1024,
   slowClientMs: 30_000,
   maxClients: 10_000,
@@ -35,34 +54,109 @@ export const DEFAULT_SSE_OPTIONS: SseOptions = {
 
 export type SseRefusal = 'total' | 'per-address';
 
+/** What the hub has done, for operators and benchmarks. */
+export interface SseStats {
+  /** reads of changed stations from the database, finished (or failed) */
+  stationRefreshes: number;
+  /** versions of the list sent (a map-visible change) */
+  stationEvents: number;
+  /** whole lists serialised (once per version at most, whatever the number of clients) */
+  listSerialisations: number;
+  /** delta events serialised */
+  deltaSerialisations: number;
+  /** writes skipped for clients that did not keep up */
+  skippedWrites: number;
+}
+
 const RECONNECT_AFTER_MS = 5_000;
-// Changes arriving together (a batch, a burst of reconnects) make one list.
-const STATIONS_COALESCE_MS = 250;
+// Changes arriving together (a batch, a burst of reconnects) make one version.
+export const STATIONS_COALESCE_MS = 250;
+const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 interface SseClient {
   res: ServerResponse;
   address: string;
+  form: SseStationsForm;
+  /** delta form: owed the whole list (just connected, or a stations event was skipped for it) */
+  needsFull: boolean;
   dropped: number;
   /** when its buffer was first found over the limit; null while it keeps up */
   slowSince: number | null;
 }
 
+/** The serialised forms of one version of the list, each built when first needed. */
+class ListVersion {
+  private json: string | null = null;
+  private fullEvent: Buffer | null = null;
+  private deltaFullEvent: Buffer | null = null;
+
+  constructor(
+    readonly seq: number,
+    private readonly list: readonly StationListItem[],
+    private readonly stats: SseStats,
+  ) {}
+
+  /** The spec's `stations` event. */
+  full(): Buffer {
+    this.fullEvent ??= Buffer.from(`event: ${SSE_EVENTS.stations}\ndata: ${this.listJson()}\n\n`);
+    return this.fullEvent;
+  }
+
+  /** The whole list as a `stations-delta` event (field order as in deltaEvent). */
+  deltaFull(): Buffer {
+    this.deltaFullEvent ??= Buffer.from(
+      `event: ${SSE_EVENTS.stationsDelta}\ndata: {"seq":${this.seq},"full":true,"changed":${this.listJson()},"removed":[]}\n\n`,
+    );
+    return this.deltaFullEvent;
+  }
+
+  private listJson(): string {
+    if (this.json === null) {
+      this.json = JSON.stringify(this.list);
+      this.stats.listSerialisations += 1;
+    }
+    return this.json;
+  }
+}
+
+function deltaEvent(change: StationListChange): Buffer {
+  const data: StationsDeltaEvent = {
+    seq: change.seq,
+    full: false,
+    changed: change.changed,
+    removed: change.removed,
+  };
+  return Buffer.from(`event: ${SSE_EVENTS.stationsDelta}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
 export class SseHub {
+  readonly stats: SseStats = {
+    stationRefreshes: 0,
+    stationEvents: 0,
+    listSerialisations: 0,
+    deltaSerialisations: 0,
+    skippedWrites: 0,
+  };
   private readonly clients = new Set<SseClient>();
   private readonly perAddress = new Map<string, number>();
+  private readonly model: StationListModel;
+  /** the list's current version; null until first loaded */
+  private version: ListVersion | null = null;
   private pending: string[] = [];
   private flushScheduled = false;
-  private stationsDirty = false;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private stationsTimer: NodeJS.Timeout | null = null;
-  private stationsSentAt = 0;
+  private refreshing: Promise<void> | null = null;
+  private refreshedAt = 0;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly log: Logger,
     private readonly options: SseOptions = DEFAULT_SSE_OPTIONS,
-  ) {}
+  ) {
+    this.model = new StationListModel(ctx.database.db);
+  }
 
   get clientCount(): number {
     return this.clients.size;
@@ -73,14 +167,23 @@ export class SseHub {
       this.ctx.events.subscribe('new-packet', (event: NewPacketEvent) =>
         this.queue(SSE_EVENTS.newPacket, event),
       ),
-      this.ctx.events.subscribe('stations-changed', () => {
-        this.stationsDirty = true;
+      this.ctx.events.subscribe('stations-changed', ({ stationIds }) => {
+        this.model.markChanged(stationIds);
         this.scheduleStations();
       }),
     );
-    const heartbeat = setInterval(() => this.write(': heartbeat\n\n'), this.options.heartbeatMs);
+    const heartbeat = setInterval(() => this.fanOut(() => HEARTBEAT), this.options.heartbeatMs);
     heartbeat.unref();
-    this.timers.push(heartbeat);
+    // A safety net for changes that came without an event (and satellite display names).
+    const fullRead = setInterval(() => {
+      if (this.clients.size === 0) return;
+      this.model.markAll();
+      this.scheduleStations();
+    }, this.options.stationsFullReadMs);
+    fullRead.unref();
+    this.timers.push(heartbeat, fullRead);
+    // The list that later changes are compared with.
+    void this.refreshStations();
   }
 
   /** Why a new stream from `address` would be refused now, or null when it may open. */
@@ -92,7 +195,12 @@ export class SseHub {
   }
 
   /** Takes over a raw HTTP response for the event stream (after `refusal` said yes). */
-  add(req: IncomingMessage, res: ServerResponse, address: string): void {
+  add(
+    req: IncomingMessage,
+    res: ServerResponse,
+    address: string,
+    form: SseStationsForm = 'full',
+  ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -101,7 +209,14 @@ export class SseHub {
       'x-accel-buffering': 'no',
     });
     res.write(`retry: ${RECONNECT_AFTER_MS}\n: connected\n\n`);
-    const client: SseClient = { res, address, dropped: 0, slowSince: null };
+    const client: SseClient = {
+      res,
+      address,
+      form,
+      needsFull: form === 'delta',
+      dropped: 0,
+      slowSince: null,
+    };
     this.clients.add(client);
     this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     const release = () => {
@@ -113,6 +228,18 @@ export class SseHub {
     req.once('close', release);
     res.once('close', release);
     res.on('error', release);
+    if (this.model.stale) {
+      // Changes that came while nobody listened are read before the list is sent.
+      const idle = this.clients.size === 1;
+      if (
+        !this.refreshing &&
+        (idle || Date.now() >= this.refreshedAt + this.options.stationsEveryMs)
+      )
+        void this.refreshStations();
+      else this.scheduleStations();
+    }
+    // Sent now from memory, or when the read under way has finished.
+    if (!this.refreshing && this.version) this.sendOwedList(client, this.version);
   }
 
   /** Ends every stream (server shutdown). */
@@ -134,18 +261,26 @@ export class SseHub {
       // Events of one tick (one committed batch) go out in one write per client.
       setImmediate(() => {
         this.flushScheduled = false;
-        const chunk = this.pending.join('');
+        const chunk = Buffer.from(this.pending.join(''));
         this.pending = [];
-        this.write(chunk);
+        this.fanOut(() => chunk);
       });
     }
   }
 
-  private write(chunk: string): void {
+  /**
+   * Writes `pick(client)` to every client that keeps up. A delta client owed the whole list gets
+   * it first. `stations`: the chunk is the list's version; skipping it leaves a delta client
+   * owing the whole list.
+   */
+  private fanOut(pick: (c: SseClient) => Buffer, stations = false): void {
     const now = Date.now();
+    const version = this.version;
     for (const c of this.clients) {
       if (c.res.writableLength > this.options.maxBufferedBytes) {
         c.dropped += 1;
+        this.stats.skippedWrites += 1;
+        if (stations && c.form === 'delta') c.needsFull = true;
         c.slowSince ??= now;
         if (now - c.slowSince >= this.options.slowClientMs) {
           this.log.info(
@@ -158,37 +293,76 @@ export class SseHub {
         continue;
       }
       c.slowSince = null;
-      c.res.write(chunk);
+      if (stations) {
+        c.res.write(pick(c));
+        c.needsFull = false;
+        continue;
+      }
+      if (version) this.sendOwedList(c, version);
+      c.res.write(pick(c));
     }
   }
 
-  /** Sends soon after a change, but never sooner than stationsEveryMs after the previous list. */
+  private sendOwedList(c: SseClient, version: ListVersion): void {
+    if (c.form !== 'delta' || !c.needsFull) return;
+    c.res.write(version.deltaFull());
+    c.needsFull = false;
+  }
+
+  /** Re-reads soon after a change, but never sooner than stationsEveryMs after the last read. */
   private scheduleStations(): void {
-    if (this.stationsTimer || this.unsubscribe.length === 0) return;
+    if (this.stationsTimer || this.unsubscribe.length === 0 || this.clients.size === 0) return;
     const wait = Math.max(
       STATIONS_COALESCE_MS,
-      this.stationsSentAt + this.options.stationsEveryMs - Date.now(),
+      this.refreshedAt + this.options.stationsEveryMs - Date.now(),
     );
-    this.stationsTimer = setTimeout(() => void this.sendStations(), wait);
+    this.stationsTimer = setTimeout(() => {
+      this.stationsTimer = null;
+      void this.refreshStations();
+    }, wait);
     this.stationsTimer.unref();
   }
 
-  private async sendStations(): Promise<void> {
-    if (!this.stationsDirty || this.clients.size === 0) {
+  /** One read of the changed stations at a time; a change a map shows goes to every client. */
+  private refreshStations(): Promise<void> {
+    this.refreshing ??= (async () => {
+      if (this.stationsTimer) clearTimeout(this.stationsTimer);
       this.stationsTimer = null;
-      return;
-    }
-    this.stationsDirty = false;
-    this.stationsSentAt = Date.now();
-    try {
-      const stations = await listStationListItems(this.ctx.database.db);
-      this.write(`event: ${SSE_EVENTS.stations}\ndata: ${JSON.stringify(stations)}\n\n`);
-    } catch (err) {
-      this.stationsDirty = true;
-      this.log.warn({ err }, 'station list for live events not available');
-    } finally {
-      this.stationsTimer = null;
-      if (this.stationsDirty) this.scheduleStations();
-    }
+      this.refreshedAt = Date.now();
+      try {
+        const change = await this.model.refresh();
+        if (this.unsubscribe.length === 0) return;
+        if (change || !this.version) {
+          this.version = new ListVersion(this.model.seq, this.model.list(), this.stats);
+        }
+        if (change) this.broadcast(change, this.version);
+        // Delta clients that connected meanwhile are owed the list.
+        for (const c of this.clients) {
+          if (c.res.writableLength <= this.options.maxBufferedBytes)
+            this.sendOwedList(c, this.version);
+        }
+      } catch (err) {
+        this.log.warn({ err }, 'station list for live events not available');
+      } finally {
+        this.stats.stationRefreshes += 1;
+        this.refreshing = null;
+        if (this.model.stale) this.scheduleStations();
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private broadcast(change: StationListChange, version: ListVersion): void {
+    this.stats.stationEvents += 1;
+    let delta: Buffer | null = null;
+    this.fanOut((c) => {
+      if (c.form === 'full') return version.full();
+      if (c.needsFull) return version.deltaFull();
+      if (!delta) {
+        delta = deltaEvent(change);
+        this.stats.deltaSerialisations += 1;
+      }
+      return delta;
+    }, true);
   }
 }

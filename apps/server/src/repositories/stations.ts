@@ -281,9 +281,31 @@ function bandOrNull(autoTune: number | null): Band | null {
   return (BANDS as readonly number[]).includes(autoTune ?? 0) ? (autoTune as Band) : null;
 }
 
-/** Every station in the map/list shape (the `stations` live event). */
-export async function listStationListItems(db: Kysely<Database>): Promise<StationListItem[]> {
-  const rows = await db
+/** Ids per statement when reading given stations (well under every driver's parameter limit). */
+const IDS_PER_READ = 500;
+
+/**
+ * Stations in the map/list shape (`/v1/stations`, the `stations` live event): every station, or
+ * only those of `ids` that exist (ordered by id within each read of up to 500 ids).
+ */
+export async function listStationListItems(
+  db: Kysely<Database>,
+  ids?: readonly string[],
+): Promise<StationListItem[]> {
+  if (ids === undefined) return readStationListItems(db);
+  const items: StationListItem[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+    items.push(...(await readStationListItems(db, ids.slice(i, i + IDS_PER_READ))));
+  }
+  return items;
+}
+
+async function readStationListItems(
+  db: Kysely<Database>,
+  ids?: readonly string[],
+): Promise<StationListItem[]> {
+  if (ids?.length === 0) return [];
+  let query = db
     .selectFrom('stations')
     .leftJoin('satellites', 'satellites.name', 'stations.satellite')
     .select([
@@ -299,8 +321,9 @@ export async function listStationListItems(db: Kysely<Database>): Promise<Statio
       'satellites.displayName',
       'stations.autoTune',
     ])
-    .orderBy('stations.id')
-    .execute();
+    .orderBy('stations.id');
+  if (ids) query = query.where('stations.id', 'in', [...ids]);
+  const rows = await query.execute();
   return rows.map((r) => ({
     name: r.name,
     userId: r.userId,

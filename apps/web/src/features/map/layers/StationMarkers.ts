@@ -1,5 +1,5 @@
-// Up to tens of thousands of stations as canvas circle markers, diffed by station id so a full
-// `stations` event only touches markers whose position or status changed.
+// Up to tens of thousands of stations as canvas circle markers, diffed by station id so a live
+// station-list event only touches markers whose position or status changed.
 //
 // Leaflet hit-tests canvas layers only on the top-most canvas, and the satellites canvas sits
 // above this one, so station markers are not Leaflet-interactive: clicks and hovers are matched
@@ -10,7 +10,7 @@ import * as L from 'leaflet';
 import { STATION_SHAPE } from '../../../components/icons/iconShapes';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
-import type { StationDelta } from '../live/stationDiff';
+import type { StationDelta } from '../live/stationList';
 import { makeSprite, SpriteMarker, type Sprite } from './SpriteMarker';
 
 const ONLINE: L.CircleMarkerOptions = { color: '#0d3b12', fillColor: '#4caf50' };
@@ -101,7 +101,7 @@ export class StationMarkers {
     }
   }
 
-  /** Applies what changed since the last list (live `stations` events). */
+  /** Applies what changed since the last list (live `stations-delta` events). */
   applyDelta(delta: StationDelta): void {
     for (const station of delta.changed) this.upsert(station);
     for (const id of delta.removed) {

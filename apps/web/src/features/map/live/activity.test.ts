@@ -20,7 +20,7 @@ describe('new-packet events', () => {
     activity = new LiveActivity();
     handle = createSseHandlers({
       onNewPacket: (e) => activity.onNewPacket(e),
-      onStationsText: () => undefined,
+      onStationsDelta: () => Promise.resolve('ok'),
     });
   });
   afterEach(() => {
@@ -127,10 +127,10 @@ describe('event stream connection', () => {
     const packets: string[] = [];
     const stop = connectLiveEvents({
       onNewPacket: (e) => packets.push(e.packetId),
-      onStationsText: () => undefined,
+      onStationsDelta: () => Promise.resolve('ok'),
     });
     const first = FakeEventSource.instances[0];
-    expect(first?.url).toBe('/sse/events');
+    expect(first?.url).toBe('/sse/events?stations=delta');
     first?.emit('new-packet', JSON.stringify(event));
     expect(packets).toEqual(['65f0c0ffee']);
 
@@ -147,5 +147,32 @@ describe('event stream connection', () => {
     expect(packets).toEqual(['65f0c0ffee', 'second']);
     stop();
     expect(FakeEventSource.instances[1]?.readyState).toBe(FakeEventSource.CLOSED);
+  });
+
+  it('reopens the stream once when a station-list event was missed, not for old streams', async () => {
+    const outcomes: ('ok' | 'resync')[] = ['ok', 'resync', 'resync'];
+    const got: string[] = [];
+    const stop = connectLiveEvents({
+      onNewPacket: () => undefined,
+      onStationsDelta: (data) => {
+        got.push(data);
+        return Promise.resolve(outcomes.shift() ?? 'ok');
+      },
+    });
+    const first = FakeEventSource.instances[0];
+    first?.emit('stations-delta', 'full');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    // A gap: the stream is replaced (a new one starts with the whole list), once.
+    first?.emit('stations-delta', 'gap');
+    first?.emit('stations-delta', 'late');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(got).toEqual(['full', 'gap', 'late']);
+    expect(first?.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(FakeEventSource.instances[1]?.url).toBe('/sse/events?stations=delta');
+    stop();
   });
 });

@@ -1,10 +1,11 @@
 // The browser's EventSource retries by itself while the connection is merely interrupted
 // (readyState CONNECTING); after an HTTP error or a proxy closing it for good it gives up
-// (readyState CLOSED), so we reopen it ourselves with a growing delay.
-import type { SseEventName } from '@tinygs/contracts';
+// (readyState CLOSED), so we reopen it ourselves with a growing delay. A stream that missed a
+// station-list event is reopened too: every new stream starts with the whole list.
+import { SSE_EVENTS } from '@tinygs/contracts';
 import { createSseHandlers, type LiveHandlers } from './sseHandlers';
 
-export const SSE_URL = '/sse/events';
+export const SSE_URL = '/sse/events?stations=delta';
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
@@ -16,22 +17,36 @@ export function connectLiveEvents(handlers: LiveHandlers, url = SSE_URL): () => 
   let delayMs = RECONNECT_MIN_MS;
   let stopped = false;
 
-  const open = () => {
+  // At least RECONNECT_MIN_MS apart, growing while reopened streams keep failing.
+  const reopenLater = (es: EventSource) => {
+    es.close();
+    retryTimer = setTimeout(open, delayMs);
+    delayMs = Math.min(delayMs * 2, RECONNECT_MAX_MS);
+  };
+
+  function open() {
     const es = new EventSource(url);
     source = es;
-    for (const name of Object.keys(byName) as SseEventName[]) {
-      es.addEventListener(name, (e) => byName[name]((e as MessageEvent<string>).data));
-    }
+    es.addEventListener(SSE_EVENTS.newPacket, (e) =>
+      byName[SSE_EVENTS.newPacket]((e as MessageEvent<string>).data),
+    );
+    es.addEventListener(SSE_EVENTS.stationsDelta, (e) => {
+      void byName[SSE_EVENTS.stationsDelta]((e as MessageEvent<string>).data).then((outcome) => {
+        // Only the stream that is still open is replaced, and only once.
+        if (outcome === 'resync' && source === es && !stopped) {
+          source = null;
+          reopenLater(es);
+        }
+      });
+    });
     es.onopen = () => {
       delayMs = RECONNECT_MIN_MS;
     };
     es.onerror = () => {
-      if (es.readyState !== EventSource.CLOSED || stopped) return;
-      es.close();
-      retryTimer = setTimeout(open, delayMs);
-      delayMs = Math.min(delayMs * 2, RECONNECT_MAX_MS);
+      if (es.readyState !== EventSource.CLOSED || stopped || source !== es) return;
+      reopenLater(es);
     };
-  };
+  }
   open();
 
   return () => {

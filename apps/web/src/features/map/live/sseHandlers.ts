@@ -1,18 +1,16 @@
-// Named events of /sse/events (SPEC.md section 7). A new-packet payload is small and validated
-// here with the contracts schema; a malformed one is dropped rather than breaking the live map.
-// The stations payload is the whole list and is handed on as text, to be parsed off the main
-// thread (see stationDiff.ts).
-import {
-  NewPacketEventSchema,
-  SSE_EVENTS,
-  type NewPacketEvent,
-  type SseEventName,
-} from '@tinygs/contracts';
+// Named events of /sse/events (SPEC.md section 7) that the live map uses. A new-packet payload is
+// small and validated here with the contracts schema; a malformed one is dropped rather than
+// breaking the live map. The map asks for the delta form of the station list
+// (`?stations=delta`); those payloads can hold the whole list and are handed on as text, to be
+// parsed off the main thread (see stationList.ts).
+import { NewPacketEventSchema, SSE_EVENTS, type NewPacketEvent } from '@tinygs/contracts';
+
+export type StationsOutcome = 'ok' | 'resync';
 
 export interface LiveHandlers {
   onNewPacket: (event: NewPacketEvent) => void;
-  /** raw `data` of a `stations` event */
-  onStationsText: (data: string) => void;
+  /** raw `data` of a `stations-delta` event; `resync` when the stream missed one */
+  onStationsDelta: (data: string) => Promise<StationsOutcome>;
 }
 
 function parseJson(data: string): unknown {
@@ -24,15 +22,14 @@ function parseJson(data: string): unknown {
 }
 
 /** One function per named event, taking the raw `data` text of the MessageEvent. */
-export function createSseHandlers(
-  handlers: LiveHandlers,
-): Record<SseEventName, (data: string) => void> {
+export function createSseHandlers(handlers: LiveHandlers) {
   return {
-    [SSE_EVENTS.newPacket]: (data: string) => {
+    [SSE_EVENTS.newPacket]: (data: string): void => {
       const parsed = NewPacketEventSchema.safeParse(parseJson(data));
       if (parsed.success) handlers.onNewPacket(parsed.data);
       else console.warn('Dropped malformed new-packet event', parsed.error.issues);
     },
-    [SSE_EVENTS.stations]: (data: string) => handlers.onStationsText(data),
+    [SSE_EVENTS.stationsDelta]: (data: string): Promise<StationsOutcome> =>
+      handlers.onStationsDelta(data),
   };
 }

@@ -92,10 +92,12 @@ export function WorldLayers({
         activity.onNewPacket(event);
         handlers.current.onNewPacket(event);
       },
-      onStationsText: (text) =>
-        void engine.stations(text).then((delta) => {
-          if (delta) stations.applyDelta(delta);
-          else console.warn('Dropped malformed stations event');
+      onStationsDelta: (text) =>
+        engine.stations(text).then((update) => {
+          if (update === 'resync') return 'resync';
+          if (update) stations.applyDelta(update);
+          else console.warn('Dropped malformed stations-delta event');
+          return 'ok';
         }),
     });
 

@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 // Keeps SGP4 for hundreds of satellites and the parsing of 10,000-station lists off the main
 // thread so panning never stutters.
-import { StationDiffer } from '../live/stationDiff';
+import { StationListReducer } from '../live/stationList';
 import type { WorkerRequest, WorkerResponse } from './mapEngine';
 import { Propagator } from './propagator';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const propagator = new Propagator();
-const differ = new StationDiffer();
+const stations = new StationListReducer();
 
 scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
   const msg = e.data;
@@ -21,7 +21,7 @@ scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
     const response: WorkerResponse = {
       type: 'stations',
       id: msg.id,
-      delta: differ.apply(msg.text),
+      update: stations.apply(msg.text),
     };
     scope.postMessage(response);
   }

@@ -1,6 +1,6 @@
 // Main-thread handle on the map worker (SGP4 positions, station-list diffs). Falls back to the
 // same code in-thread where module workers are unavailable (tests, very old browsers).
-import type { StationDelta } from '../live/stationDiff';
+import type { StationListUpdate } from '../live/stationList';
 import type { TickRequest, TickResult } from './propagator';
 import type { TleRecord } from './tleText';
 
@@ -11,7 +11,7 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { type: 'tick'; id: number; result: TickResult }
-  | { type: 'stations'; id: number; delta: StationDelta | null };
+  | { type: 'stations'; id: number; update: StationListUpdate };
 
 type AskRequest =
   Extract<WorkerRequest, { id: number }> extends infer R
@@ -23,23 +23,23 @@ type AskRequest =
 export interface MapEngine {
   load(records: (TleRecord | null)[]): void;
   tick(request: TickRequest): Promise<TickResult>;
-  /** the raw `data` of a `stations` event; null when it was not a valid list */
-  stations(text: string): Promise<StationDelta | null>;
+  /** the raw `data` of a `stations-delta` event */
+  stations(text: string): Promise<StationListUpdate>;
   dispose(): void;
 }
 
 /** Loaded on demand so the normal (worker) path keeps SGP4 and zod out of the page's own chunks. */
 export function createInlineEngine(): MapEngine {
-  const parts = Promise.all([import('./propagator'), import('../live/stationDiff')]).then(
-    ([{ Propagator }, { StationDiffer }]) => ({
+  const parts = Promise.all([import('./propagator'), import('../live/stationList')]).then(
+    ([{ Propagator }, { StationListReducer }]) => ({
       propagator: new Propagator(),
-      differ: new StationDiffer(),
+      stations: new StationListReducer(),
     }),
   );
   return {
     load: (records) => void parts.then((p) => p.propagator.load(records)),
     tick: (request) => parts.then((p) => p.propagator.tick(request)),
-    stations: (text) => parts.then((p) => p.differ.apply(text)),
+    stations: (text) => parts.then((p) => p.stations.apply(text)),
     dispose: () => undefined,
   };
 }
@@ -69,7 +69,7 @@ export function createMapEngine(): MapEngine {
     tick: (request) =>
       ask({ type: 'tick', request }).then((r) => (r.type === 'tick' ? r.result : Promise.reject())),
     stations: (text) =>
-      ask({ type: 'stations', text }).then((r) => (r.type === 'stations' ? r.delta : null)),
+      ask({ type: 'stations', text }).then((r) => (r.type === 'stations' ? r.update : null)),
     dispose: () => {
       worker.terminate();
       pending.clear();
