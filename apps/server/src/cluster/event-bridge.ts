@@ -13,7 +13,7 @@ import { NewPacketEventSchema } from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BusEvents, EventBus } from '../events';
-import type { SharedState } from './shared-state';
+import type { RedisConnection } from './redis-connection';
 
 const BRIDGED = ['new-packet', 'stations-changed'] as const;
 type Bridged = (typeof BRIDGED)[number];
@@ -45,7 +45,7 @@ export interface EventBridge {
 
 export async function bridgeEvents(
   bus: EventBus,
-  shared: SharedState,
+  shared: RedisConnection,
   log: Logger,
 ): Promise<EventBridge> {
   const channel = `${shared.prefix}events`;

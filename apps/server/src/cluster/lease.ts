@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../part';
-import type { SharedState } from './shared-state';
+import type { RedisConnection } from './redis-connection';
 
 export interface LeaseTimes {
   /** how long the lease holds without renewal */
@@ -42,7 +42,7 @@ export class Lease implements Leadership {
   private round: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly shared: Pick<SharedState, 'redis' | 'prefix' | 'instanceId'>,
+    private readonly shared: Pick<RedisConnection, 'redis' | 'prefix' | 'instanceId'>,
     name: string,
     private readonly log: Logger,
     private readonly times: LeaseTimes = DEFAULT_LEASE_TIMES,

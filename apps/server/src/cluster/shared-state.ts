@@ -13,17 +13,9 @@ import { HttpError } from '../http/errors';
 import type { Part } from '../part';
 import { bridgeEvents } from './event-bridge';
 import { DEFAULT_LEASE_TIMES, Lease, type LeaseTimes, type Leadership } from './lease';
+import type { RedisConnection } from './redis-connection';
 
-export interface SharedState {
-  /** the command connection */
-  redis: Redis;
-  /** every key and channel of this network starts with it (REDIS_KEY_PREFIX) */
-  prefix: string;
-  instanceId: string;
-  /** whether the command connection is up now */
-  available(): boolean;
-  /** A connection of its own for subscriptions (closed with the shared state). */
-  subscriber(): Promise<Redis>;
+export interface SharedState extends RedisConnection {
   /** the lease of the jobs that run once (cluster/lease.ts) */
   jobs: Leadership;
 }
