@@ -41,7 +41,14 @@ export async function migrateToLatest(
   dialect?: 'sqlite' | 'postgres',
 ): Promise<string[]> {
   const migrationTableSchema = dialect === 'sqlite' ? undefined : await currentSchema(db);
-  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+  // Numbers are given out ahead to features built side by side, so a later number can be released
+  // before an earlier one: a database that already ran 0011 still runs a newly released 0006.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(),
+    migrationTableSchema,
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
