@@ -12,6 +12,7 @@ const ROUTES: [string, string][] = [
   ['get', '/v1/logout'],
   ['get', '/v1/user'],
   ['put', '/v1/user/{userId}'],
+  ['post', '/v1/user/{userId}/logout-all'],
   ['get', '/v1/user/validate'],
   ['get', '/v1/mqttcred'],
   ['post', '/v1/mqttcred/rotate'],

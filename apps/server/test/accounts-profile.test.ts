@@ -1,8 +1,18 @@
 // The User Console's data: e-mail preferences with the form's rules, validation of a new address by
 // a mailed link, and the broker credentials; each readable and writable only by its owner.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issueLoginLink } from '../src/accounts/login';
+import { LOGGED_OUT_EVERYWHERE } from '../src/accounts/routes/profile-routes';
 import { decryptSecret } from '../src/lib/crypto';
-import { loggedInUser, mailsTo, validationLinkIn, waitForMail } from './accounts-support';
+import {
+  loggedInUser,
+  loginLinkIn,
+  mailsTo,
+  solveCaptcha,
+  validationLinkIn,
+  waitForMail,
+  type LoggedIn,
+} from './accounts-support';
 import { buildUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
@@ -14,9 +24,49 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
   afterAll(async () => {
     await server?.stop();
   });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   const save = (userId: string, headers: Record<string, string>, payload: object) =>
     server.app.inject({ method: 'PUT', url: `/v1/user/${userId}`, headers, payload });
+  const profileResponse = (userId: string, headers: Record<string, string>) =>
+    server.app.inject({ method: 'GET', url: `/v1/user?userId=${userId}`, headers });
+  const profile = async (user: LoggedIn) =>
+    (await profileResponse(user.id, user.headers)).json<Record<string, unknown>>();
+  const logoutAll = (userId: string, headers: Record<string, string> = {}) =>
+    server.app.inject({ method: 'POST', url: `/v1/user/${userId}/logout-all`, headers });
+  /** POST /v1/login with the token of a login link, as the web app does when the link opens. */
+  const useLoginLink = (link: URL, userId: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/v1/login',
+      payload: { loginToken: link.searchParams.get('loginToken'), userId },
+    });
+  /** One more session of the user, from a login link of its own (another browser). */
+  const anotherSession = async (userId: string) => {
+    const res = await useLoginLink(new URL(await issueLoginLink(server.ctx, userId)), userId);
+    return { userid: userId, sessiontoken: res.json<{ sessionToken: string }>().sessionToken };
+  };
+  /** Saves a new address and answers the validation link mailed to it. */
+  const requestChange = async (user: LoggedIn, email: string) => {
+    await save(user.id, user.headers, { email, acceptedTerms: true, newsletterFrequency: 'none' });
+    return validationLinkIn(await waitForMail(server, email));
+  };
+  const openLink = (link: URL) =>
+    server.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+  let addressCounter = 0;
+  /** POST /weblogin from a client address of its own, as the login dialog sends it. */
+  const requestLogin = async (email: string) => {
+    addressCounter += 1;
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/weblogin',
+      remoteAddress: `10.30.0.${addressCounter}`,
+      payload: { email, captcha: await solveCaptcha(server) },
+    });
+    expect(res.statusCode).toBe(200);
+  };
 
   it('answers the owner’s preferences', async () => {
     const user = await loggedInUser(server, { email: 'grace@example.org' });
@@ -34,7 +84,7 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
     });
   });
 
-  it('saves preferences, strips tags and validates a new address by its mailed link', async () => {
+  it('keeps logging in on the old address until the new one’s link is opened, and tells the old one', async () => {
     const user = await loggedInUser(server, { email: 'old@example.org' });
     const res = await save(user.id, user.headers, {
       email: '<b>New@Example.org</b>',
@@ -43,30 +93,45 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      email: 'new@example.org',
+      email: 'old@example.org',
+      pendingEmail: 'new@example.org',
       newsletterFrequency: 'weekly',
       acceptedTerms: true,
       emailVal: false,
     });
+    const notice = await waitForMail(server, 'old@example.org');
+    expect(notice.decoded).toContain('asked to change its login address');
+    expect(notice.decoded).toContain('new@example.org');
 
+    // Until the link is opened a login link goes to the old address only.
+    await requestLogin('new@example.org');
+    await requestLogin('old@example.org');
+    loginLinkIn(await waitForMail(server, 'old@example.org', 2));
     const link = validationLinkIn(await waitForMail(server, 'new@example.org'));
+    expect(mailsTo(server, 'new@example.org')).toHaveLength(1);
     expect(link.origin).toBe(server.ctx.config.publicUrl);
-    const opened = await server.app.inject({
-      method: 'GET',
-      url: `${link.pathname}${link.search}`,
-    });
+
+    const opened = await openLink(link);
     expect(opened.statusCode).toBe(200);
     expect(opened.headers['content-type']).toContain('text/html');
-    expect(opened.body).toContain('validated');
-    const after = await server.app.inject({
-      method: 'GET',
-      url: `/v1/user?userId=${user.id}`,
-      headers: user.headers,
+    expect(opened.body).toContain('this is now your login address');
+    expect(await profile(user)).toEqual({
+      email: 'new@example.org',
+      newsletterFrequency: 'weekly',
+      acceptedTerms: true,
+      emailVal: true,
     });
-    expect(after.json().emailVal).toBe(true);
+    const made = await waitForMail(server, 'old@example.org', 3);
+    expect(made.decoded).toContain('login address of your');
+    expect(made.decoded).toContain('is now new@example.org');
+    // (past the 30-s wait between login links to one address)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 31_000);
+    await requestLogin('new@example.org');
+    loginLinkIn(await waitForMail(server, 'new@example.org', 2));
 
     // A validation link works once.
-    const again = await server.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    const again = await openLink(link);
     expect(again.statusCode).toBe(400);
     // Saving the same validated address sends nothing new and keeps it validated.
     const same = await save(user.id, user.headers, {
@@ -75,33 +140,89 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
       newsletterFrequency: 'daily',
     });
     expect(same.json()).toMatchObject({ emailVal: true, newsletterFrequency: 'daily' });
-    expect(mailsTo(server, 'new@example.org')).toHaveLength(1);
+    expect(mailsTo(server, 'new@example.org')).toHaveLength(2);
   });
 
-  it('does not validate an address that changed again before the link was opened', async () => {
-    const user = await loggedInUser(server, { email: 'first@example.org' });
-    await save(user.id, user.headers, {
-      email: 'second@example.org',
+  it('logs out every other session when the change is confirmed, keeping the one that asked', async () => {
+    const asking = await loggedInUser(server, { email: 'sessions@example.org' });
+    const second = await anotherSession(asking.id);
+    const third = await anotherSession(asking.id);
+    const unused = new URL(await issueLoginLink(server.ctx, asking.id));
+    await save(asking.id, asking.headers, {
+      email: 'sessions-new@example.org',
       acceptedTerms: true,
       newsletterFrequency: 'none',
     });
-    const link = validationLinkIn(await waitForMail(server, 'second@example.org'));
+    // Nothing ends before the confirmation.
+    for (const headers of [asking.headers, second, third])
+      expect((await profileResponse(asking.id, headers)).statusCode).toBe(200);
+    const link = validationLinkIn(await waitForMail(server, 'sessions-new@example.org'));
+    await openLink(link);
+
+    expect((await profileResponse(asking.id, asking.headers)).statusCode).toBe(200);
+    for (const headers of [second, third])
+      expect((await profileResponse(asking.id, headers)).statusCode).toBe(401);
+    // A login link mailed to the old address before the change no longer works.
+    expect((await useLoginLink(unused, asking.id)).statusCode).toBe(401);
+  });
+
+  it('does not apply an address that changed again before the link was opened', async () => {
+    const user = await loggedInUser(server, { email: 'first@example.org' });
+    const link = await requestChange(user, 'second@example.org');
     await save(user.id, user.headers, {
       email: 'third@example.org',
       acceptedTerms: true,
       newsletterFrequency: 'none',
     });
-    const opened = await server.app.inject({
-      method: 'GET',
-      url: `${link.pathname}${link.search}`,
-    });
+    const opened = await openLink(link);
     expect(opened.statusCode).toBe(400);
-    const profile = await server.app.inject({
-      method: 'GET',
-      url: `/v1/user?userId=${user.id}`,
-      headers: user.headers,
+    expect(await profile(user)).toMatchObject({
+      email: 'first@example.org',
+      pendingEmail: 'third@example.org',
+      emailVal: false,
     });
-    expect(profile.json()).toMatchObject({ email: 'third@example.org', emailVal: false });
+  });
+
+  it('cancels a pending change when the current address is saved again', async () => {
+    const user = await loggedInUser(server, { email: 'keep@example.org' });
+    const second = await anotherSession(user.id);
+    const link = await requestChange(user, 'intruder@example.org');
+    const kept = await save(user.id, second, {
+      email: 'keep@example.org',
+      acceptedTerms: true,
+      newsletterFrequency: 'none',
+    });
+    expect(kept.json()).not.toHaveProperty('pendingEmail');
+    const opened = await openLink(link);
+    expect(opened.statusCode).toBe(400);
+    expect(await profile(user)).toMatchObject({ email: 'keep@example.org' });
+    expect((await profileResponse(user.id, second)).statusCode).toBe(200);
+  });
+
+  it('does not apply an address another account took in the meantime', async () => {
+    const user = await loggedInUser(server, { email: 'slow@example.org' });
+    const link = await requestChange(user, 'contested@example.org');
+    await buildUser(server.ctx.database.db, { email: 'contested@example.org' });
+    const opened = await openLink(link);
+    expect(opened.statusCode).toBe(400);
+    expect(opened.body).toContain('used by another account');
+    const after = await profile(user);
+    expect(after).toMatchObject({ email: 'slow@example.org' });
+    expect(after).not.toHaveProperty('pendingEmail');
+  });
+
+  it('logs out everywhere: every session of the user ends, this one included', async () => {
+    const user = await loggedInUser(server, { email: 'everywhere@example.org' });
+    const second = await anotherSession(user.id);
+    const bystander = await loggedInUser(server);
+    const unused = new URL(await issueLoginLink(server.ctx, user.id));
+    const res = await logoutAll(user.id, user.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: LOGGED_OUT_EVERYWHERE });
+    for (const headers of [user.headers, second])
+      expect((await profileResponse(user.id, headers)).statusCode).toBe(401);
+    expect((await useLoginLink(unused, user.id)).statusCode).toBe(401);
+    expect((await profileResponse(bystander.id, bystander.headers)).statusCode).toBe(200);
   });
 
   it('refuses invalid preferences with the form’s messages', async () => {
@@ -180,6 +301,7 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
       { method: 'GET' as const, url: `/v1/user?userId=${owner.id}` },
       { method: 'GET' as const, url: `/v1/mqttcred?userId=${owner.id}` },
       { method: 'PUT' as const, url: `/v1/user/${owner.id}`, payload: body },
+      { method: 'POST' as const, url: `/v1/user/${owner.id}/logout-all` },
     ];
     for (const call of calls) {
       const asOther = await server.app.inject({ ...call, headers: other.headers });

@@ -320,10 +320,13 @@ export type StationStatistics = z.infer<typeof StationStatisticsSchema>;
 
 export const NewsletterFrequencySchema = z.enum(['daily', 'weekly', 'none']);
 export const UserSchema = z.object({
+  /** the login address */
   email: z.string(),
   emailVal: z.boolean(),
   acceptedTerms: z.boolean(),
   newsletterFrequency: NewsletterFrequencySchema,
+  /** a new address saved but not confirmed yet: it becomes `email` once the link mailed to it is opened */
+  pendingEmail: z.string().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 

@@ -1,13 +1,20 @@
-// The user's own profile (e-mail login preferences) and validation of a changed e-mail address.
+// The user's own profile (e-mail login preferences) and the change of the login address: a new
+// address waits (users.pending_email) until the link mailed to it is opened, the current address is
+// told, and confirming logs out every other session (docs/SECURITY.md).
 import type { User, UserUpdateBody } from '@tinygs/contracts';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
 import { hashToken, randomToken } from '../lib/crypto';
 import { mailerOf } from '../mail/part';
-import { emailValidationMail } from '../mail/templates';
-import { consumeEmailValidation, insertEmailValidation } from '../repositories/sessions';
+import { emailChangeNoticeMail, emailValidationMail } from '../mail/templates';
 import {
+  consumeEmailValidation,
+  insertEmailValidation,
+  revokeSessions,
+} from '../repositories/sessions';
+import {
+  applyPendingEmail,
   findUserByEmail,
   findUserById,
   markEmailValidated,
@@ -27,6 +34,7 @@ export function toUser(row: UserRow): User {
     emailVal: row.emailVal === 1,
     acceptedTerms: row.acceptedTerms === 1,
     newsletterFrequency: frequency === 'daily' || frequency === 'weekly' ? frequency : 'none',
+    ...(row.pendingEmail ? { pendingEmail: row.pendingEmail } : {}),
   };
 }
 
@@ -36,7 +44,13 @@ export async function getProfile(ctx: AppContext, userId: string): Promise<User>
   return toUser(row);
 }
 
-async function sendValidationMail(ctx: AppContext, userId: string, email: string): Promise<void> {
+/** Mails a validation link for `email`; `keepSessionHash` is set for a change of address. */
+async function sendValidationMail(
+  ctx: AppContext,
+  userId: string,
+  email: string,
+  change: { keepSessionHash: string } | null,
+): Promise<void> {
   const token = randomToken(32);
   const now = Date.now();
   await insertEmailValidation(ctx.database.db, {
@@ -45,6 +59,7 @@ async function sendValidationMail(ctx: AppContext, userId: string, email: string
     email,
     createdAt: now,
     expiresAt: now + EMAIL_VALIDATION_TTL_MS,
+    keepSessionHash: change?.keepSessionHash ?? null,
   });
   const url = `${ctx.config.publicUrl}/v1/user/validate?${new URLSearchParams({ token }).toString()}`;
   const content = emailValidationMail({
@@ -52,48 +67,89 @@ async function sendValidationMail(ctx: AppContext, userId: string, email: string
     url,
     email,
     validHours: EMAIL_VALIDATION_TTL_MS / 3_600_000,
+    change: change !== null,
   });
   await mailerOf(ctx).send({ to: email, ...content });
 }
 
-/** Saves the preferences; an address is unvalidated until the link mailed to it is opened. */
+/** Tells the current login address that a change away from it was asked for or made. */
+async function sendChangeNotice(
+  ctx: AppContext,
+  oldEmail: string | null,
+  newEmail: string,
+  stage: 'requested' | 'made',
+): Promise<void> {
+  if (!oldEmail) return;
+  const { productName, publicUrl } = ctx.config;
+  const content = emailChangeNoticeMail({ productName, publicUrl, newEmail, stage });
+  await mailerOf(ctx).send({ to: oldEmail, ...content });
+}
+
+/**
+ * Saves the preferences. A new address is only pending: it becomes the login address when the link
+ * mailed to it is opened (validateEmail). Saving the current address again cancels a pending change.
+ */
 export async function updateProfile(
   ctx: AppContext,
-  userId: string,
+  session: { userId: string; tokenHash: string },
   body: UserUpdateBody,
   reply: { header(name: string, value: string): unknown },
 ): Promise<User> {
-  const current = await findUserById(ctx.database.db, userId);
+  const { userId } = session;
+  const db = ctx.database.db;
+  const current = await findUserById(db, userId);
   if (!current) throw notFound('User not found');
   const email = body.email.toLowerCase();
-  const changed = email !== current.email;
-  // An address registered through the chat bot was never validated: saving sends the link too.
-  const needsValidation = changed || current.emailVal !== 1;
+  const preferences = {
+    acceptedTerms: body.acceptedTerms,
+    newsletterFrequency: body.newsletterFrequency,
+  };
   const limiter = accountsState(ctx).limits.validationMailPerUser;
-  let sendMail = needsValidation;
-  if (changed) {
-    const owner = await findUserByEmail(ctx.database.db, email);
+  if (email !== current.email) {
+    const owner = await findUserByEmail(db, email);
     if (owner && owner.id !== userId) throw conflict(EMAIL_TAKEN);
     // Changing the address again and again would let anyone use us to mail strangers.
     enforceLimit(reply, limiter, userId, VALIDATION_WAIT);
-  } else if (needsValidation) {
-    // Saving other preferences repeatedly must still work; the reminder mail is just skipped.
-    sendMail = limiter.retryAfterMs(userId) === 0;
-    if (sendMail) limiter.record(userId);
+    await updateUserProfile(db, userId, { ...preferences, pendingEmail: email });
+    await sendValidationMail(ctx, userId, email, { keepSessionHash: session.tokenHash });
+    await sendChangeNotice(ctx, current.email, email, 'requested');
+    return getProfile(ctx, userId);
   }
-  await updateUserProfile(ctx.database.db, userId, {
-    email,
-    emailVal: !needsValidation,
-    acceptedTerms: body.acceptedTerms,
-    newsletterFrequency: body.newsletterFrequency,
-  });
-  if (sendMail) await sendValidationMail(ctx, userId, email);
+  await updateUserProfile(db, userId, { ...preferences, pendingEmail: null });
+  // An address registered through the chat bot was never validated: saving sends the link too, but
+  // saving other preferences repeatedly must still work, so the reminder is skipped when limited.
+  if (current.emailVal !== 1 && limiter.retryAfterMs(userId) === 0) {
+    limiter.record(userId);
+    await sendValidationMail(ctx, userId, email, null);
+  }
   return getProfile(ctx, userId);
 }
 
-/** Opens a validation link; true when the address it was sent to is now validated. */
-export async function validateEmail(ctx: AppContext, token: string): Promise<boolean> {
-  const used = await consumeEmailValidation(ctx.database.db, hashToken(token), Date.now());
-  if (!used) return false;
-  return markEmailValidated(ctx.database.db, used.userId, used.email);
+/** What opening a validation link did. */
+export type ValidationOutcome = 'changed' | 'validated' | 'taken' | 'invalid';
+
+/**
+ * Opens a validation link. For a pending change the address becomes the login address, every
+ * other session of the user ends and the old address is told; for the current address it is
+ * marked validated. A link for an address no longer pending or current does nothing.
+ */
+export async function validateEmail(ctx: AppContext, token: string): Promise<ValidationOutcome> {
+  const db = ctx.database.db;
+  const used = await consumeEmailValidation(db, hashToken(token), Date.now());
+  if (!used) return 'invalid';
+  const user = await findUserById(db, used.userId);
+  if (!user) return 'invalid';
+  if (user.pendingEmail === used.email) {
+    const applied = await applyPendingEmail(db, user.id, used.email);
+    if (applied === 'taken') return 'taken';
+    if (applied === 'changed') {
+      const ended = await revokeSessions(db, user.id, used.keepSessionHash);
+      ctx.log.info({ userId: user.id, endedSessions: ended }, 'login address changed');
+      await sendChangeNotice(ctx, user.email, used.email, 'made');
+      return 'changed';
+    }
+  }
+  if (user.email === used.email && (await markEmailValidated(db, user.id, used.email)))
+    return 'validated';
+  return 'invalid';
 }

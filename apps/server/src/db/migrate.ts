@@ -4,6 +4,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
+import * as m0006 from './migrations/0006_pending_email';
 import * as m0011 from './migrations/0011_api_tokens';
 import type { Database } from './schema';
 
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_drop_frame_hash_index': m0002,
   '0005_station_credentials': m0005,
+  '0006_pending_email': m0006,
   '0011_api_tokens': m0011,
 };
 

@@ -5,8 +5,9 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export interface UsersTable {
   id: string; // numeric text: the chat platform's user id or one the admin CLI allotted
-  email: string | null; // lower-case
+  email: string | null; // lower-case; the login address
   emailVal: number;
+  pendingEmail: string | null; // lower-case; becomes `email` once the link mailed to it is opened
   acceptedTerms: number;
   newsletterFrequency: string; // daily | weekly | none
   mqttPasswordEnc: string; // AES-256-GCM with the server secret; the owner reads it back
@@ -39,6 +40,7 @@ export interface EmailValidationsTable {
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;
+  keepSessionHash: string | null; // the session that asked for the change survives its confirmation
 }
 
 export interface StationsTable {

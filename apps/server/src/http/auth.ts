@@ -8,6 +8,8 @@ import { forbidden, unauthorized } from './errors';
 export interface SessionUser {
   userId: string;
   isAdmin: boolean;
+  /** the SHA-256 of this session's token, as the sessions table keys it */
+  tokenHash: string;
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -24,11 +26,12 @@ export async function sessionUser(
   const token = header(req, 'sessiontoken');
   if (!userId || !token) return null;
   const now = Date.now();
+  const tokenHash = hashToken(token);
   const row = await ctx.database.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .select(['sessions.userId', 'sessions.expiresAt', 'sessions.lastUsedAt', 'users.isAdmin'])
-    .where('sessions.tokenHash', '=', hashToken(token))
+    .where('sessions.tokenHash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.userId !== userId || row.expiresAt <= now) return null;
   // Record use at most once a minute: reads must not turn into a write each.
@@ -36,10 +39,10 @@ export async function sessionUser(
     await ctx.database.db
       .updateTable('sessions')
       .set({ lastUsedAt: now })
-      .where('tokenHash', '=', hashToken(token))
+      .where('tokenHash', '=', tokenHash)
       .execute();
   }
-  return { userId: row.userId, isAdmin: row.isAdmin === 1 };
+  return { userId: row.userId, isAdmin: row.isAdmin === 1, tokenHash };
 }
 
 /** 401 unless the headers carry a live session. */

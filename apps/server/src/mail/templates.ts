@@ -58,10 +58,17 @@ export function emailValidationMail(input: {
   url: string;
   email: string;
   validHours: number;
+  /** true when the address is to replace the login address */
+  change: boolean;
 }): MailContent {
   const lines = [
     `Please confirm that ${input.email} is your e-mail address for ${input.productName}.`,
     `Open the link below to validate it. It works once and for ${input.validHours} hours.`,
+    ...(input.change
+      ? [
+          'Once you open it, this address becomes your login address and every other session of your account is logged out. Until then you log in with your current address.',
+        ]
+      : []),
     'If you did not change your e-mail settings, ignore this message.',
   ];
   return {
@@ -70,6 +77,37 @@ export function emailValidationMail(input: {
     html: htmlPage(input.productName, lines, {
       url: input.url,
       label: 'Validate my e-mail address',
+    }),
+  };
+}
+
+/** To the current login address when a change to another one is asked for, and when it is made. */
+export function emailChangeNoticeMail(input: {
+  productName: string;
+  publicUrl: string;
+  newEmail: string;
+  stage: 'requested' | 'made';
+}): MailContent {
+  const lines =
+    input.stage === 'requested'
+      ? [
+          `Someone logged in to your ${input.productName} account asked to change its login address from this address to ${input.newEmail}.`,
+          `Nothing changes until the link sent to ${input.newEmail} is opened; until then you log in with this address.`,
+          'If it was not you: log in with this address, save this address again in the e-mail preferences of the User Console (that cancels the change) and use Log out everywhere.',
+        ]
+      : [
+          `The login address of your ${input.productName} account is now ${input.newEmail}. Every other session of the account was logged out.`,
+          'If it was not you: ask the chat bot for a login link to this address (/weblogin), which makes it the login address again, then use Log out everywhere; or write to the operators.',
+        ];
+  return {
+    subject:
+      input.stage === 'requested'
+        ? `Change of your ${input.productName} login address requested`
+        : `Your ${input.productName} login address was changed`,
+    text: `${lines.join('\n\n')}\n\n${input.publicUrl}/\n`,
+    html: htmlPage(input.productName, lines, {
+      url: `${input.publicUrl}/`,
+      label: `Open ${input.productName}`,
     }),
   };
 }

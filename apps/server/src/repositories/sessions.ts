@@ -57,6 +57,26 @@ export async function deleteSession(
   return result.numDeletedRows > 0n;
 }
 
+/**
+ * Ends every session of the user except `keepTokenHash` (null: all of them) and withdraws the
+ * login links not used yet. Answers the number of sessions ended.
+ */
+export async function revokeSessions(
+  db: Kysely<Database>,
+  userId: string,
+  keepTokenHash: string | null,
+): Promise<number> {
+  let sessions = db.deleteFrom('sessions').where('userId', '=', userId);
+  if (keepTokenHash !== null) sessions = sessions.where('tokenHash', '!=', keepTokenHash);
+  const result = await sessions.executeTakeFirst();
+  await db
+    .deleteFrom('loginTokens')
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .execute();
+  return Number(result.numDeletedRows);
+}
+
 /** Housekeeping: expired sessions and tokens are useless and only grow the tables. */
 export async function deleteExpiredTokens(db: Kysely<Database>, now: number): Promise<void> {
   await db.deleteFrom('sessions').where('expiresAt', '<=', now).execute();
@@ -72,6 +92,7 @@ export async function insertEmailValidation(
     email: string;
     createdAt: number;
     expiresAt: number;
+    keepSessionHash: string | null;
   },
 ): Promise<void> {
   await db
@@ -80,16 +101,19 @@ export async function insertEmailValidation(
     .execute();
 }
 
-/** Uses an e-mail validation token once; answers the user and address it was issued for. */
+/**
+ * Uses an e-mail validation token once; answers the user and address it was issued for, and the
+ * session that asked for it.
+ */
 export async function consumeEmailValidation(
   db: Kysely<Database>,
   tokenHash: string,
   now: number,
-): Promise<{ userId: string; email: string } | null> {
+): Promise<{ userId: string; email: string; keepSessionHash: string | null } | null> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('emailValidations')
-      .select(['userId', 'email'])
+      .select(['userId', 'email', 'keepSessionHash'])
       .where('tokenHash', '=', tokenHash)
       .where('usedAt', 'is', null)
       .where('expiresAt', '>', now)

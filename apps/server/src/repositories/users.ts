@@ -46,12 +46,15 @@ export async function insertUser(db: Kysely<Database>, user: NewUserInput): Prom
     .execute();
 }
 
+/**
+ * Saves the preferences and the address waiting for confirmation (null: none). The login address
+ * itself changes only in applyPendingEmail.
+ */
 export async function updateUserProfile(
   db: Kysely<Database>,
   id: string,
   profile: {
-    email: string;
-    emailVal: boolean;
+    pendingEmail: string | null;
     acceptedTerms: boolean;
     newsletterFrequency: string;
   },
@@ -59,8 +62,7 @@ export async function updateUserProfile(
   await db
     .updateTable('users')
     .set({
-      email: profile.email.toLowerCase(),
-      emailVal: profile.emailVal ? 1 : 0,
+      pendingEmail: profile.pendingEmail?.toLowerCase() ?? null,
       acceptedTerms: profile.acceptedTerms ? 1 : 0,
       newsletterFrequency: profile.newsletterFrequency,
     })
@@ -68,11 +70,57 @@ export async function updateUserProfile(
     .execute();
 }
 
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Makes the user's pending address the login address (validated) if it is still `email`: 'changed';
+ * 'taken' when another account has meanwhile made it its own (the pending change is dropped);
+ * 'stale' when the pending address is another one or none.
+ */
+export async function applyPendingEmail(
+  db: Kysely<Database>,
+  id: string,
+  email: string,
+): Promise<'changed' | 'taken' | 'stale'> {
+  const address = email.toLowerCase();
+  const taken = async () => {
+    await db
+      .updateTable('users')
+      .set({ pendingEmail: null })
+      .where('id', '=', id)
+      .where('pendingEmail', '=', address)
+      .execute();
+    return 'taken' as const;
+  };
+  const owner = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', address)
+    .executeTakeFirst();
+  if (owner && owner.id !== id) return taken();
+  try {
+    const result = await db
+      .updateTable('users')
+      .set({ email: address, emailVal: 1, pendingEmail: null })
+      .where('id', '=', id)
+      .where('pendingEmail', '=', address)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n ? 'changed' : 'stale';
+  } catch (err) {
+    // Another account confirmed the same address between the check and the update.
+    if (isUniqueViolation(err)) return taken();
+    throw err;
+  }
+}
+
 /** Sets the e-mail of a user who has none or a different one; validation starts over. */
 export async function setUserEmail(db: Kysely<Database>, id: string, email: string): Promise<void> {
   await db
     .updateTable('users')
-    .set({ email: email.toLowerCase(), emailVal: 0 })
+    .set({ email: email.toLowerCase(), emailVal: 0, pendingEmail: null })
     .where('id', '=', id)
     .execute();
 }

@@ -1,6 +1,7 @@
 // The user's profile, e-mail validation and broker credentials (SPEC.md section 7).
 import {
   ErrorBodySchema,
+  MessageResponseSchema,
   MqttCredentialsResponseSchema,
   UserIdParamsSchema,
   UserIdQuerySchema,
@@ -11,12 +12,25 @@ import { z } from 'zod';
 import type { RouteModule } from '../../http/route-module';
 import { notFound } from '../../http/errors';
 import { requireOwner } from '../../http/auth';
+import { revokeSessions } from '../../repositories/sessions';
 import { findUserById } from '../../repositories/users';
 import { getProfile, updateProfile, validateEmail } from '../profile';
 import { mqttCredentialsOf } from '../users';
 import { authErrors, SessionHeadersSchema } from './common';
 import { ownUserFirst } from './guards';
 import { BODY_LIMITS, limitRequests } from '../../http/limits';
+
+/** The pages a validation link opens. */
+export const VALIDATION_PAGES = {
+  changed:
+    'Thank you: this is now your login address. Every other session of your account was logged out.',
+  validated: 'Thank you: your e-mail address is validated.',
+  taken:
+    'This address is now used by another account, so your login address was not changed. Please choose another one.',
+  invalid: 'This validation link is invalid, was already used or has expired.',
+} as const;
+
+export const LOGGED_OUT_EVERYWHERE = 'Logged out everywhere';
 
 const ValidateQuerySchema = z.object({ token: z.string().min(1, 'token is required').max(200) });
 
@@ -66,8 +80,8 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      await requireOwner(ctx, req, req.params.userId);
-      return updateProfile(ctx, req.params.userId, req.body, reply);
+      const session = await requireOwner(ctx, req, req.params.userId);
+      return updateProfile(ctx, session, req.body, reply);
     },
   );
 
@@ -87,22 +101,33 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      const ok = await validateEmail(ctx, req.query.token);
+      const outcome = await validateEmail(ctx, req.query.token);
       const { productName, publicUrl } = ctx.config;
       reply.type('text/html; charset=utf-8');
-      if (ok)
-        return reply.send(
-          page(productName, publicUrl, 'Thank you: your e-mail address is validated.'),
-        );
-      return reply
-        .status(400)
-        .send(
-          page(
-            productName,
-            publicUrl,
-            'This validation link is invalid, was already used or has expired.',
-          ),
-        );
+      if (outcome === 'invalid' || outcome === 'taken')
+        return reply.status(400).send(page(productName, publicUrl, VALIDATION_PAGES[outcome]));
+      return reply.send(page(productName, publicUrl, VALIDATION_PAGES[outcome]));
+    },
+  );
+
+  app.post(
+    '/v1/user/:userId/logout-all',
+    {
+      preValidation: ownUserFirst(ctx, 'params', 'userId'),
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'Log out everywhere: end every session of the user, this one included, and withdraw unused login links',
+        headers: SessionHeadersSchema,
+        params: UserIdParamsSchema,
+        response: { 200: MessageResponseSchema, ...authErrors },
+      },
+    },
+    async (req) => {
+      const session = await requireOwner(ctx, req, req.params.userId);
+      const ended = await revokeSessions(ctx.database.db, session.userId, null);
+      ctx.log.info({ userId: session.userId, endedSessions: ended }, 'logged out everywhere');
+      return { message: LOGGED_OUT_EVERYWHERE };
     },
   );
 

@@ -4,6 +4,7 @@ import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
+import { pendingEmailText } from './EmailDialog';
 import UserPage from './UserPage';
 
 const USER = {
@@ -150,5 +151,21 @@ describe('E-mail preferences', () => {
     await user.click(saveButton());
     expect(await screen.findByText(/could not be saved/)).toBeInTheDocument();
     expect(saveButton()).toBeEnabled();
+  });
+  it('says that a new address waits for its link, in the dialog and on the console', async () => {
+    const saved = { ...USER, pendingEmail: 'new@example.org' };
+    setup(USER, { body: saved });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(await screen.findByRole('button', { name: 'E-mail' }));
+    await user.clear(emailField());
+    await user.type(emailField(), 'new@example.org');
+    await user.click(saveButton());
+    expect(await screen.findByText('Config saved!')).toBeInTheDocument();
+    const note = pendingEmailText(saved);
+    expect(note).toContain('owner@example.org');
+    expect(screen.getAllByText(note)).toHaveLength(2);
+    expect(emailField()).toHaveValue('new@example.org');
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(await screen.findByText(note)).toBeVisible();
   });
 });

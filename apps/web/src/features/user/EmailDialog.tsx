@@ -40,6 +40,14 @@ const FREQUENCIES: { value: Frequency; label: string }[] = [
 ];
 
 export const EMAIL_SAVED_TEXT = 'Config saved!';
+
+/** A new address is only used for login once the link mailed to it is opened (docs/SECURITY.md). */
+export function pendingEmailText(user: Pick<User, 'email' | 'pendingEmail'>): string {
+  const until = user.email
+    ? ` Until then you log in with ${user.email}; saving ${user.email} again cancels the change.`
+    : '';
+  return `A confirmation link was sent to ${user.pendingEmail ?? ''}. It becomes your login address once you open that link.${until}`;
+}
 const SAVE_FAILED_TEXT = 'The preferences could not be saved. Please try again later.'; // ours
 
 interface EmailDialogProps {
@@ -74,7 +82,7 @@ function EmailForm(
   props: Omit<EmailDialogProps, 'open'> & { secondsLeft: number; onSaveDone(): void },
 ) {
   const { user, userId, session, onSaved, onClose, secondsLeft, onSaveDone } = props;
-  const [email, setEmail] = useState(user.email);
+  const [email, setEmail] = useState(user.pendingEmail ?? user.email);
   const [terms, setTerms] = useState(user.acceptedTerms);
   const [frequency, setFrequency] = useState<Frequency>(user.newsletterFrequency);
   const [touched, setTouched] = useState(false);
@@ -103,7 +111,7 @@ function EmailForm(
         },
       });
       onSaved(saved);
-      setEmail(saved.email);
+      setEmail(saved.pendingEmail ?? saved.email);
       setResult({ ok: true, text: EMAIL_SAVED_TEXT });
       onSaveDone();
     } catch (error) {
@@ -164,6 +172,7 @@ function EmailForm(
             ))}
           </TextField>
           {result && <Alert severity={result.ok ? 'success' : 'error'}>{result.text}</Alert>}
+          {user.pendingEmail && <Alert severity="info">{pendingEmailText(user)}</Alert>}
         </Stack>
       </DialogContent>
       <DialogActions>

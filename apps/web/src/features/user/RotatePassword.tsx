@@ -2,13 +2,13 @@
 // use the old password are disconnected at once and need the new one (docs/OPERATIONS.md).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MqttCredentialsResponseSchema } from '@tinygs/contracts';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { api, ApiError } from '../../lib/api';
 import type { Session } from '../../lib/session';
+import { ConfirmAlert } from './ConfirmAlert';
 
 export const ROTATE_TEXTS = {
   button: 'Change password',
@@ -60,29 +60,18 @@ export function RotatePassword(props: { session: Session; userId: string; queryK
   }
   const error = rotate.error;
   return (
-    <Alert
-      severity={error ? 'error' : 'warning'}
-      action={
-        <Stack direction="row" spacing={1}>
-          <Button color="inherit" size="small" onClick={() => setAsking(false)}>
-            Cancel
-          </Button>
-          <Button
-            color="inherit"
-            size="small"
-            disabled={rotate.isPending}
-            onClick={() => rotate.mutate()}
-          >
-            {ROTATE_TEXTS.button}
-          </Button>
-        </Stack>
-      }
+    <ConfirmAlert
+      failed={error !== null}
+      actionLabel={ROTATE_TEXTS.button}
+      busy={rotate.isPending}
+      onCancel={() => setAsking(false)}
+      onConfirm={() => rotate.mutate()}
     >
       {error
         ? error instanceof ApiError && error.status === 429
           ? error.message
           : ROTATE_TEXTS.failed
         : ROTATE_TEXTS.warning}
-    </Alert>
+    </ConfirmAlert>
   );
 }

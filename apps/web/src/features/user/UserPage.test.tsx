@@ -1,11 +1,12 @@
-import { screen, waitFor, configure } from '@testing-library/react';
+import { screen, waitFor, within, configure } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch } from '../../../test/fetchMock';
+import { mockFetch, type Reply } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
 import { ownerStation, publicStation } from '../station/stationFixtures';
 import { CredentialsDialog } from './CredentialsDialog';
+import { LOGOUT_EVERYWHERE_TEXTS } from './LogoutEverywhere';
 import UserPage from './UserPage';
 
 const USER = {
@@ -14,6 +15,17 @@ const USER = {
   acceptedTerms: true,
   newsletterFrequency: 'none',
 };
+
+/** Signed in as user 42 with the console's two calls answered, plus `routes`. */
+function signedIn(routes: Record<string, Reply> = {}) {
+  localStorage.setItem(STORAGE_KEYS.userId, '42');
+  localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
+  return mockFetch({
+    '/v1/user?userId=42': { body: USER },
+    '/v1/stations?userId=42': { body: [] },
+    ...routes,
+  });
+}
 
 function renderAt(route: string) {
   return renderWithApp(<UserPage />, { route, path: '/user/:userId' });
@@ -35,13 +47,7 @@ describe('User Console', () => {
   });
 
   it('shows the broker credentials with the session headers and confirms a copy', async () => {
-    localStorage.setItem(STORAGE_KEYS.userId, '42');
-    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
-    const calls = mockFetch({
-      '/v1/user?userId=42': { body: USER },
-      '/v1/stations?userId=42': { body: [] },
-      '/v1/mqttcred?userId=42': { body: { user: '42', pass: 's3cret' } },
-    });
+    const calls = signedIn({ '/v1/mqttcred?userId=42': { body: { user: '42', pass: 's3cret' } } });
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderAt('/user/42');
@@ -59,13 +65,7 @@ describe('User Console', () => {
   });
 
   it('says Could not load when the credentials call fails', async () => {
-    localStorage.setItem(STORAGE_KEYS.userId, '42');
-    localStorage.setItem(STORAGE_KEYS.sessionToken, 'tok');
-    mockFetch({
-      '/v1/user?userId=42': { body: USER },
-      '/v1/stations?userId=42': { body: [] },
-      '/v1/mqttcred?userId=42': { status: 500, body: { error: 'boom' } },
-    });
+    signedIn({ '/v1/mqttcred?userId=42': { status: 500, body: { error: 'boom' } } });
     renderAt('/user/42');
     await userEvent.click(await screen.findByText('CREDENTIALS'));
     expect(await screen.findByText('Could not load')).toBeInTheDocument();
@@ -142,5 +142,41 @@ describe('User Console', () => {
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Copy user' }));
     expect(await screen.findByText('Failed to copy!')).toBeInTheDocument();
+  });
+  it('logs out everywhere after asking, then forgets the session and goes home', async () => {
+    const calls = signedIn({
+      '/v1/user/42/logout-all': { body: { message: 'Logged out everywhere' } },
+    });
+    renderAt('/user/42');
+    await userEvent.click(
+      await screen.findByRole('button', { name: LOGOUT_EVERYWHERE_TEXTS.button }),
+    );
+    const warning = screen.getByRole('alert');
+    expect(warning).toHaveTextContent(LOGOUT_EVERYWHERE_TEXTS.warning);
+    expect(calls.some((c) => c.url.includes('logout-all'))).toBe(false);
+    await userEvent.click(
+      within(warning).getByRole('button', { name: LOGOUT_EVERYWHERE_TEXTS.button }),
+    );
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    const call = calls.find((c) => c.url === '/v1/user/42/logout-all');
+    expect(call?.init?.method).toBe('POST');
+    expect(call?.init?.headers).toMatchObject({ userId: '42', sessionToken: 'tok' });
+    expect(localStorage.getItem(STORAGE_KEYS.sessionToken)).toBeNull();
+  });
+
+  it('keeps the session and says so when logging out everywhere fails', async () => {
+    signedIn({ '/v1/user/42/logout-all': { status: 500, body: { error: 'boom' } } });
+    renderAt('/user/42');
+    await userEvent.click(
+      await screen.findByRole('button', { name: LOGOUT_EVERYWHERE_TEXTS.button }),
+    );
+    await userEvent.click(
+      within(screen.getByRole('alert')).getByRole('button', {
+        name: LOGOUT_EVERYWHERE_TEXTS.button,
+      }),
+    );
+    expect(await screen.findByText(LOGOUT_EVERYWHERE_TEXTS.failed)).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEYS.sessionToken)).toBe('tok');
+    expect(screen.getByTestId('location')).toHaveTextContent('/user/42');
   });
 });

@@ -21,7 +21,8 @@ import { useSession } from '../../lib/session';
 import { StationCard, useOwnStationIps } from '../stations';
 import { ApiTokensDialog } from './ApiTokensDialog';
 import { CredentialsDialog } from './CredentialsDialog';
-import { EmailDialog } from './EmailDialog';
+import { EmailDialog, pendingEmailText } from './EmailDialog';
+import { LogoutEverywhere } from './LogoutEverywhere';
 import { NewStationDialog } from './newStation/NewStationDialog';
 
 export const VALIDATE_EMAIL_WARNING = 'Please check your mailbox and validate the email.';
@@ -72,6 +73,7 @@ export default function UserPage() {
           {user.data.acceptedTerms && !user.data.emailVal && (
             <Alert severity="warning">{VALIDATE_EMAIL_WARNING}</Alert>
           )}
+          {user.data.pendingEmail && <Alert severity="info">{pendingEmailText(user.data)}</Alert>}
           <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <Button variant="contained" onClick={() => setDialog('email')}>
               E-mail
@@ -94,6 +96,7 @@ export default function UserPage() {
             ))}
           </Grid>
           {stations.data?.length === 0 && <Typography>No stations yet.</Typography>}
+          {session && <LogoutEverywhere session={session} userId={userId} />}
           <EmailDialog
             open={dialog === 'email'}
             onClose={close}
