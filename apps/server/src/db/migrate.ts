@@ -4,12 +4,14 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
+import * as m0007 from './migrations/0007_search_index';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_drop_frame_hash_index': m0002,
   '0005_station_credentials': m0005,
+  '0007_search_index': m0007,
 };
 
 class StaticProvider implements MigrationProvider {
