@@ -43,48 +43,65 @@ export async function buildUser(
   return { id, password };
 }
 
+type StationOverrides = Partial<NewStation> & { userId: string; name: string };
+
 export async function buildStation(
   db: Kysely<Database>,
-  overrides: Partial<NewStation> & { userId: string; name: string },
+  overrides: StationOverrides,
 ): Promise<string> {
+  const row = stationRow(overrides);
+  await db.insertInto('stations').values(row).execute();
+  return row.id;
+}
+
+/** Many stations at once (a few hundred rows per statement). */
+export async function buildStations(
+  db: Kysely<Database>,
+  stations: StationOverrides[],
+): Promise<void> {
+  for (let i = 0; i < stations.length; i += 500) {
+    await db
+      .insertInto('stations')
+      .values(stations.slice(i, i + 500).map(stationRow))
+      .execute();
+  }
+}
+
+function stationRow(overrides: StationOverrides): NewStation & { id: string } {
   const id = formatStationId(overrides.name, overrides.userId);
-  await db
-    .insertInto('stations')
-    .values({
-      id,
-      status: 0,
-      lat: 40.4,
-      lng: -3.7,
-      elevationM: null,
-      satellite: null,
-      version: 2603242,
-      gitVersion: null,
-      board: null,
-      mac: null,
-      localIp: null,
-      wifiRssi: null,
-      radioStatus: null,
-      tx: 0,
-      modemConf: null,
-      lastSeen: null,
-      lastPacketTime: null,
-      creationDate: Date.now(),
-      autoTune: null,
-      test: 0,
-      autoUpdate: 1,
-      beta: 0,
-      description: '',
-      antenna: null,
-      antennaBandLowMhz: 100,
-      antennaBandHighMhz: 960,
-      recordDistanceKm: 0,
-      telemetryPackets: 0,
-      confirmedPackets: 0,
-      crcErrors: 0,
-      ...overrides,
-    })
-    .execute();
-  return id;
+  return {
+    id,
+    status: 0,
+    lat: 40.4,
+    lng: -3.7,
+    elevationM: null,
+    satellite: null,
+    version: 2603242,
+    gitVersion: null,
+    board: null,
+    mac: null,
+    localIp: null,
+    wifiRssi: null,
+    radioStatus: null,
+    tx: 0,
+    modemConf: null,
+    lastSeen: null,
+    lastPacketTime: null,
+    creationDate: Date.now(),
+    autoTune: null,
+    test: 0,
+    autoUpdate: 1,
+    beta: 0,
+    description: '',
+    antenna: null,
+    antennaBandLowMhz: 100,
+    antennaBandHighMhz: 960,
+    recordDistanceKm: 0,
+    telemetryPackets: 0,
+    confirmedPackets: 0,
+    crcErrors: 0,
+    ...overrides,
+  };
 }
 
 /** A plausible LEO TLE (97.5 degrees, ~15.2 rev/day) with its epoch now. */

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
 import * as m0006 from './migrations/0006_pending_email';
+import * as m0007 from './migrations/0007_search_index';
 import * as m0011 from './migrations/0011_api_tokens';
 import type { Database } from './schema';
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_drop_frame_hash_index': m0002,
   '0005_station_credentials': m0005,
   '0006_pending_email': m0006,
+  '0007_search_index': m0007,
   '0011_api_tokens': m0011,
 };
 

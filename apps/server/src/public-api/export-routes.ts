@@ -15,12 +15,21 @@ import type { Kysely } from 'kysely';
 import type { Database, PacketRow } from '../db/schema';
 import { requireOwner } from '../http/auth';
 import { notFound } from '../http/errors';
+import { limitRequests } from '../http/limits';
 import type { RouteModule } from '../http/route-module';
-import { findSatellite, searchSatellites } from '../repositories/public/catalogue-reads';
+import { findSatellite } from '../repositories/public/catalogue-reads';
 import { exportPage, exportRowAt, type ExportCursor } from '../repositories/public/packet-reads';
-import { searchStations, stationOwner } from '../repositories/public/station-reads';
+import { searchSatellites, searchStations } from '../repositories/public/search-reads';
+import { stationOwner } from '../repositories/public/station-reads';
 
 const EXPORT_PAGE_ROWS = 1000;
+
+/** GET /v1/search per client per minute, and for every client together. */
+export const SEARCH_LIMIT = {
+  perClient: 120,
+  windowMs: 60_000,
+  global: { capacity: 600, perSecond: 100 },
+} as const;
 const CSV_COLUMNS = [
   'id',
   'serverTime',
@@ -180,18 +189,22 @@ export const exportRoutes: RouteModule = async (app, ctx) => {
   app.get(
     '/v1/search',
     {
+      // Text of three characters or more is an index lookup; shorter text scans the names
+      // (repositories/public/search-reads.ts), so the route is rate-limited like the other
+      // costlier ones: typing into a search box stays far below it.
+      ...limitRequests(SEARCH_LIMIT),
       schema: {
         tags: ['public'],
         summary:
           'Satellites by name, display name or NORAD id, and stations by name (20 of each at most)',
         querystring: SearchQuerySchema,
-        response: { 200: SearchResponseSchema, 400: ErrorBodySchema },
+        response: { 200: SearchResponseSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
       },
     },
     async (req) => {
       const [satellites, stations] = await Promise.all([
-        searchSatellites(db, req.query.q, 20),
-        searchStations(db, req.query.q, 20),
+        searchSatellites(ctx.database, req.query.q, 20),
+        searchStations(ctx.database, req.query.q, 20),
       ]);
       return {
         satellites: satellites.map((s) => ({

@@ -1,5 +1,5 @@
 // Read queries of the satellite catalogue for the public API.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, SatelliteRow } from '../../db/schema';
 
 export async function listSatellites(
@@ -46,27 +46,4 @@ export async function lastTelemetry(
     .limit(1)
     .executeTakeFirst();
   return row?.parsed ?? null;
-}
-
-/** `lower(column) LIKE '%text%'` with the wildcards of `text` escaped (SQLite needs ESCAPE spelt out). */
-export function containsIgnoringCase(column: string, text: string) {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-}
-
-export async function searchSatellites(db: Kysely<Database>, text: string, limit: number) {
-  const norad = /^\d{1,9}$/.test(text) ? Number(text) : -1;
-  return db
-    .selectFrom('satellites')
-    .select(['name', 'displayName', 'status'])
-    .where((eb) =>
-      eb.or([
-        containsIgnoringCase('name', text),
-        containsIgnoringCase('displayName', text),
-        eb('norad', '=', norad),
-      ]),
-    )
-    .orderBy('name')
-    .limit(limit)
-    .execute();
 }

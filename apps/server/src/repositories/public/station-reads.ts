@@ -1,7 +1,6 @@
 // Read queries of stations for the public API.
 import type { Kysely } from 'kysely';
 import type { Database, StationRow } from '../../db/schema';
-import { containsIgnoringCase } from './catalogue-reads';
 import { preparedRead } from './prepared';
 
 const stationQuery = (db: Kysely<Database>, id: string) =>
@@ -38,14 +37,4 @@ export async function stationOwner(db: Kysely<Database>, id: string): Promise<st
     .where('id', '=', id)
     .executeTakeFirst();
   return row?.userId;
-}
-
-export async function searchStations(db: Kysely<Database>, text: string, limit: number) {
-  return db
-    .selectFrom('stations')
-    .select(['id', 'name', 'userId'])
-    .where(containsIgnoringCase('name', text))
-    .orderBy('name')
-    .limit(limit)
-    .execute();
 }
