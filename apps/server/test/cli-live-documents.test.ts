@@ -1,15 +1,13 @@
 // Issue 10 from the operator's side: the CLI decodes live-API packet documents exactly as the live
 // network did, and imports them as history that the public API then serves.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differences } from '../../../packages/decoders/test/json-compare';
 import { REPO_ROOT } from '../src/config';
+import { runCli } from './cli-process';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
-const SERVER_DIR = join(REPO_ROOT, 'apps/server');
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const LIVE_DIR = join(REPO_ROOT, 'fixtures/live-packets-2022');
 const DOCS = readdirSync(LIVE_DIR)
   .filter((f) => f.endsWith('.json'))
@@ -23,30 +21,6 @@ interface LivePacket {
 }
 const readDoc = (file: string) =>
   JSON.parse(readFileSync(join(LIVE_DIR, file), 'utf8')) as { packets: LivePacket[] };
-
-function runCli(
-  server: TestServer,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { config } = server.ctx;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATA_DIR: config.dataDir,
-    SERVER_SECRET: config.serverSecret,
-    ...(config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {}),
-  };
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      ['src/cli/main.ts', ...args],
-      { cwd: SERVER_DIR, env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('decode from the command line', () => {
   let server: TestServer;

@@ -44,12 +44,20 @@ async function main(argv: string[]): Promise<void> {
     { network: () => undefined, queueDepth: () => 0 },
     config.instanceId,
   );
-  const ctx: AppContext = { config, database, log, events: new EventBus(), instanceMetrics, services: {} };
+  const ctx: AppContext = {
+    config,
+    database,
+    log,
+    events: new EventBus(),
+    instanceMetrics,
+    services: {},
+  };
   try {
     // Every command works on a fresh DATA_DIR; `migrate` reports what it applied itself.
     if (args.command.command !== 'migrate') await migrateToLatest(database.db, database.dialect);
     const output = await runCommand(ctx, args.command);
     process.stdout.write(args.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    if (output.exitCode) process.exitCode = output.exitCode;
   } catch (err) {
     if (err instanceof CliError) fail(args.json, err.message, 1);
     fail(args.json, err instanceof Error ? `Failed: ${err.message}` : String(err), 1);

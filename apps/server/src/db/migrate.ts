@@ -4,12 +4,14 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
+import * as m0009 from './migrations/0009_element_sets';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_drop_frame_hash_index': m0002,
   '0005_station_credentials': m0005,
+  '0009_element_sets': m0009,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -25,14 +27,19 @@ class StaticProvider implements MigrationProvider {
  */
 async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
   try {
-    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const { rows } = await sql<{
+      schema: string | null;
+    }>`select current_schema() as schema`.execute(db);
     return rows[0]?.schema ?? undefined;
   } catch {
     return undefined; // SQLite has no schemas
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>, dialect?: 'sqlite' | 'postgres'): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  dialect?: 'sqlite' | 'postgres',
+): Promise<string[]> {
   const migrationTableSchema = dialect === 'sqlite' ? undefined : await currentSchema(db);
   const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();

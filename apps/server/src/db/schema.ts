@@ -96,6 +96,8 @@ export interface SatellitesTable {
   launchDate: number | null;
   configurations: string; // JSON array of modem configurations; the first is the default
   tle: string | null; // JSON [name, line1, line2]
+  tleEpoch: number | null; // epoch of that element set
+  tleSource: string | null; // where it came from: seed, import, satnogs-db, a source's host or file
   images: string; // JSON array of URLs
   webTemplate: string;
   decoder: string | null;
@@ -190,6 +192,15 @@ export interface StationCredentialsTable {
   createdAt: number;
 }
 
+export interface ElementSetSourcesTable {
+  url: string; // the source as configured, {NORAD} already replaced
+  etag: string | null;
+  lastModified: string | null;
+  catalogueKey: string | null; // hash of the catalogue's NORAD ids when the validators were stored
+  checkedAt: number;
+  error: string | null; // the last attempt's failure, null after a good one
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -204,6 +215,7 @@ export interface Database {
   stationDailyStats: StationDailyStatsTable;
   pendingCreations: PendingCreationsTable;
   stationCredentials: StationCredentialsTable;
+  elementSetSources: ElementSetSourcesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
