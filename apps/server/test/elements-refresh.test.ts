@@ -130,6 +130,15 @@ describe.each(DIALECTS)('element-set refresh on %s', (dialect) => {
     expect(stored.tle).toEqual(next.lines);
     expect(stored.tleEpoch).toBe(next.elements.epoch.getTime());
 
+    // The satellite page's answer: the new set, its epoch and source, not stale.
+    const page = (await server.app.inject({ url: '/v1/satellite/Norbi' })).json();
+    expect(page).toMatchObject({
+      tle: next.lines,
+      tleEpoch: next.elements.epoch.getTime(),
+      tleSource: new URL(sources.url).host,
+      tleStale: false,
+    });
+
     const after = await worldmapPosition('Norbi');
     expect(kmFrom(next.lines, after.at, after.point)).toBeLessThan(20);
     expect(kmFrom(seedLines('Norbi'), after.at, after.point)).toBeGreaterThan(1000);
@@ -142,6 +151,30 @@ describe.each(DIALECTS)('element-set refresh on %s', (dialect) => {
     expect(again.sources[0]).toMatchObject({ requests: 1, notModified: 1, fetched: 0 });
     expect(again.updated).toEqual([]);
     expect((await held('Norbi')).tle).toEqual(next.lines);
+  });
+
+  it('flags sets older than 7 days as stale in the satellite lists and details', async () => {
+    const db = server.ctx.database.db;
+    await db
+      .updateTable('satellites')
+      .set({ tleEpoch: Date.now() - 8 * 24 * HOUR })
+      .where('name', '=', 'FEES')
+      .execute();
+    await db
+      .updateTable('satellites')
+      .set({ tleEpoch: Date.now() - 6 * 24 * HOUR })
+      .where('name', '=', 'Norbi')
+      .execute();
+    const list = (await server.app.inject({ url: '/v1/satellites' })).json() as {
+      name: string;
+      tleStale?: boolean;
+      tleSource?: string | null;
+    }[];
+    const byName = new Map(list.map((s) => [s.name, s]));
+    expect(byName.get('FEES')).toMatchObject({ tleStale: true, tleSource: 'seed' });
+    expect(byName.get('Norbi')).toMatchObject({ tleStale: false, tleSource: 'seed' });
+    const detail = (await server.app.inject({ url: '/v1/satellite/FEES' })).json();
+    expect(detail.tleStale).toBe(true);
   });
 
   it('reads OMM JSON with Last-Modified and SatNOGS DB /api/tle/, keeping the newest set per satellite', async () => {
