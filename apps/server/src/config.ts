@@ -97,7 +97,48 @@ const EnvSchema = z.object({
   /** public reads per minute: per client address without a token, per API token with one */
   READ_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(600),
   READ_RATE_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6000),
+  /** 0: a real deployment: no invented satellites, no simulated stations (docs/OPERATIONS.md) */
+  DEMO: flag.default(true),
+  /** element-set sources (URLs or files) separated by spaces or commas; unset: no refresh */
+  TLE_SOURCES: z
+    .string()
+    .max(20_000)
+    .optional()
+    .transform((value, ctx) => {
+      const sources = (value ?? '').split(/[\s,]+/).filter((s) => s !== '');
+      const bad = sources.find((s) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s) && !isSourceUrl(s));
+      if (sources.length > 50 || bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: bad
+            ? `${bad.slice(0, 100)} is not an http(s) or file URL`
+            : 'at most 50 sources',
+        });
+        return z.NEVER;
+      }
+      return sources;
+    }),
+  TLE_REFRESH_HOURS: z.coerce
+    .number()
+    .min(0.1)
+    .max(24 * 7)
+    .default(6),
+  TLE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  TLE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(512 * 1024 * 1024)
+    .default(32 * 1024 * 1024),
 });
+
+function isSourceUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:', 'file:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * TRUST_PROXY as fastify's trustProxy takes it: false when unset (clients connect directly), a
@@ -168,6 +209,18 @@ export interface Config {
   viewerDist: string;
   /** null: everything in this process; set: the instances share state in Redis (docs/DEPLOYMENT.md) */
   redis: { url: string; keyPrefix: string } | null;
+  /** false with DEMO=0: no invented satellites, no simulator */
+  demo: boolean;
+  elementSets: ElementSetsConfig;
+}
+
+export interface ElementSetsConfig {
+  /** URLs (http, https, file) and file paths; `{NORAD}` in one is replaced per satellite */
+  sources: string[];
+  refreshMs: number;
+  fetchTimeoutMs: number;
+  /** largest answer read from a source (decoded bytes) */
+  maxBytes: number;
 }
 
 export interface ExternalBrokerConfig {
@@ -280,7 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN ?? null,
-    simulatedStations: e.SIMULATED_STATIONS,
+    simulatedStations: e.DEMO ? e.SIMULATED_STATIONS : 0,
     seedOnEmpty: e.SEED_ON_EMPTY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
@@ -289,5 +342,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(e.WEB_DIST ?? join(REPO_ROOT, 'apps/web/dist')),
     viewerDist: resolve(e.VIEWER_DIST ?? join(REPO_ROOT, 'apps/viewer/dist')),
     redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : null,
+    demo: e.DEMO,
+    elementSets: {
+      sources: e.TLE_SOURCES,
+      refreshMs: Math.round(e.TLE_REFRESH_HOURS * 3_600_000),
+      fetchTimeoutMs: e.TLE_FETCH_TIMEOUT_MS,
+      maxBytes: e.TLE_MAX_BYTES,
+    },
   };
 }

@@ -1,10 +1,11 @@
 // Long-running parts of the server besides HTTP (broker and ingest, live events, auto-tune, mail,
-// chat bot, simulator). Each starts with the shared context and returns how to stop it.
-// main.ts and the test harness start them in this order and stop them in reverse.
+// chat bot, element-set refresh, simulator). Each starts with the shared context and returns how
+// to stop it. main.ts and the test harness start them in this order and stop them in reverse.
 import type { Part } from './part';
 import { demoUserPart } from './accounts/demo-user';
 import { tokenHousekeepingPart } from './accounts/housekeeping';
 import { botPart } from './bot/part';
+import { elementSetsPart } from './elements/part';
 import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
 import { autoTunePart } from './network/auto-tune';
@@ -22,5 +23,6 @@ export const parts: Part[] = [
   elected(tokenHousekeepingPart),
   networkPart,
   elected(autoTunePart),
+  elected(elementSetsPart),
   elected(simulatorPart),
 ];

@@ -54,6 +54,54 @@ describe('satellite page', () => {
     expect(await screen.findByRole('table', { name: 'Packets' })).toBeInTheDocument();
   });
 
+  it('shows the element set epoch, age and source, and flags a set older than 7 days', async () => {
+    const DAY = 86_400_000;
+    mockFetch({
+      '/v1/satellite/SATLLA-2B': {
+        body: detail({ tleEpoch: Date.now() - 2 * DAY - 3_600_000, tleSource: 'celestrak.org' }),
+      },
+      '/v2/packets?satellite=SATLLA-2B': { body: { packets: [], templates: {} } },
+      '/v1/satellite/Old': {
+        body: detail({ name: 'Old', tleEpoch: Date.now() - 10 * DAY, tleSource: 'db.satnogs.org' }),
+      },
+      '/v2/packets?satellite=Old': { body: { packets: [], templates: {} } },
+    });
+    const fresh = renderWithApp(<SatelliteRoute inactive={false} />, {
+      route: '/satellite/SATLLA-2B',
+      path: '/satellite/:name',
+    });
+    const facts = await screen.findByLabelText('Element set');
+    expect(facts).toHaveTextContent('(2 days old)');
+    expect(facts).toHaveTextContent('celestrak.org');
+    expect(screen.queryByText('Outdated')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    fresh.unmount();
+
+    renderWithApp(<SatelliteRoute inactive={false} />, {
+      route: '/satellite/Old',
+      path: '/satellite/:name',
+    });
+    expect(await screen.findByLabelText('Element set')).toHaveTextContent('(10 days old)');
+    expect(screen.getByText('Outdated')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(/10 days old, more than 7 days/);
+  });
+
+  it('reads the epoch from line 1 when the answer has no tleEpoch', async () => {
+    mockFetch({
+      '/v1/satellite/SATLLA-2B': { body: detail() },
+      '/v2/packets?satellite=SATLLA-2B': { body: { packets: [], templates: {} } },
+    });
+    renderWithApp(<SatelliteRoute inactive={false} />, {
+      route: '/satellite/SATLLA-2B',
+      path: '/satellite/:name',
+    });
+    // 22324.5: 20 November 2022, 12:00 UTC; no source known.
+    const facts = await screen.findByLabelText('Element set');
+    expect(facts).toHaveTextContent(new Date(Date.UTC(2022, 10, 20, 12)).getFullYear().toString());
+    expect(facts).toHaveTextContent('Unknown');
+    expect(screen.getByText('Outdated')).toBeInTheDocument();
+  });
+
   it('has no TLE block without three lines and says No packets yet. without packets', async () => {
     mockFetch({
       '/v1/satellite/SATLLA-2B': { body: detail({ tle: null }) },

@@ -98,6 +98,16 @@ export const PACKETS_V2_MAX_LIMIT = 500;
 export const MAP_POSITION_REFRESH_MS = 5_000;
 export const ORBIT_PATH_MINUTES = 190;
 export const ORBIT_PATH_STEP_MINUTES = 1;
+/**
+ * An element set older than this is flagged stale (API `tleStale`, the satellite page) and
+ * auto-tune prefers satellites with fresher ones: SGP4 errors grow to tens of km within days.
+ */
+export const TLE_STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** True when an element set of this epoch is stale at `now`. */
+export function isTleStale(tleEpochMs: number, now: number = Date.now()): boolean {
+  return now - tleEpochMs > TLE_STALE_AFTER_MS;
+}
 export const EARTH_RADIUS_KM = 6378.137;
 export const MAP_DEFAULT_ZOOM = 2;
 /** [lat, lng] */

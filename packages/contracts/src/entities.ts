@@ -107,6 +107,12 @@ export const SatelliteSchema = z.object({
   /** null when no TLE is known */
   lat: z.number().nullable(),
   lng: z.number().nullable(),
+  /** epoch of the element set held (ms); null when none. Not sent by the live network. */
+  tleEpoch: z.number().nullable().optional(),
+  /** where that set came from: a source's host, `file:NAME`, seed, import, satnogs-db */
+  tleSource: z.string().nullable().optional(),
+  /** the set is older than TLE_STALE_AFTER_MS */
+  tleStale: z.boolean().optional(),
 });
 export type Satellite = z.infer<typeof SatelliteSchema>;
 

@@ -127,6 +127,8 @@ export interface TleElements {
   /** 1..339999 (above 99999 written in Alpha-5). */
   noradId: number;
   epoch: Date;
+  /** The part of the epoch below a millisecond, in ms (0 <= x < 1): Date stops at milliseconds. */
+  epochSubMs?: number;
   inclinationDeg: number;
   raanDeg: number;
   eccentricity: number;
@@ -157,7 +159,7 @@ export function makeTleLines(elements: TleElements): [name: string, line1: strin
 
   const line1Body =
     `1 ${satnum}${elements.classification ?? 'U'} ${designator.padEnd(8)} ` +
-    `${formatEpoch(elements.epoch)} ${formatFirstDerivative(elements.meanMotionDotOver2RevPerDay2 ?? 0)} ` +
+    `${formatEpoch(elements.epoch, elements.epochSubMs ?? 0)} ${formatFirstDerivative(elements.meanMotionDotOver2RevPerDay2 ?? 0)} ` +
     `${formatExponential(elements.meanMotionDdotOver6RevPerDay3 ?? 0)} ` +
     `${formatExponential(elements.bstar ?? 0)} 0 ` +
     `${formatInteger(elements.elementSetNumber ?? 999, 4, 'elementSetNumber')}`;
@@ -191,10 +193,11 @@ function withChecksum(body: string): string {
 }
 
 /** YYDDD.DDDDDDDD: two-digit year and fractional day of year (1.0 = 1 January 00:00 UTC). */
-function formatEpoch(epoch: Date): string {
+function formatEpoch(epoch: Date, subMs: number): string {
   const year = epoch.getUTCFullYear();
   if (year < 1957 || year > 2056) throw new RangeError('TLE epochs are limited to 1957-2056');
-  const dayOfYear = (epoch.getTime() - Date.UTC(year, 0, 1)) / MS_PER_DAY + 1;
+  if (!(subMs >= 0 && subMs < 1)) throw new RangeError('epochSubMs must be in [0, 1)');
+  const dayOfYear = (epoch.getTime() - Date.UTC(year, 0, 1) + subMs) / MS_PER_DAY + 1;
   return `${String(year % 100).padStart(2, '0')}${dayOfYear.toFixed(8).padStart(12, '0')}`;
 }
 

@@ -13,6 +13,10 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
   pictures approve ID          approve a pending picture (it becomes public)
   pictures reject ID           reject a picture: its files are deleted, the owner no longer sees it
   satellites import FILE       add or update satellites from a JSON file (one entry or an array)
+  satellites refresh-tles [--force]
+                               fetch element sets from TLE_SOURCES now and store the newer valid
+                               ones; --force also takes sets older than the held ones (exit code 1
+                               when no source answered)
   decode --satellite NAME --raw BASE64
                                decode one frame; --json prints {"parsed": ...}
   decode --file DOC.json       decode every packet of a live-API packets document ({packets:[...]});
@@ -43,6 +47,7 @@ export const CommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('pictures approve'), id: pictureId }),
   z.object({ command: z.literal('pictures reject'), id: pictureId }),
   z.object({ command: z.literal('satellites import'), file }),
+  z.object({ command: z.literal('satellites refresh-tles'), force: z.boolean() }),
   z.object({ command: z.literal('packets import'), file }),
   z
     .object({
@@ -97,6 +102,7 @@ export function readArgs(argv: string[]): ParsedArgs {
         dir: { type: 'string' },
         port: { type: 'string' },
         bind: { type: 'string' },
+        force: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -126,6 +132,7 @@ export function readArgs(argv: string[]): ParsedArgs {
     dir: values.dir,
     port: values.port,
     bind: values.bind,
+    force: values.force === true,
   });
   if (!result.success) {
     const issue = result.error.issues[0];

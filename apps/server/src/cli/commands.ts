@@ -34,12 +34,15 @@ import {
   registerCatalogueDecoders,
 } from '../importer/live-document';
 import { writeMosquittoConfig } from '../network/mosquitto-config';
+import { refreshElementSets, type RefreshReport } from '../elements/refresh';
 import type { CliCommand } from './args';
 
 export interface CommandOutput {
   /** An object for most commands; `decode --file` prints an array. */
   json: unknown;
   text: string;
+  /** non-zero: the command ran but did not do its job (printed output says why) */
+  exitCode?: number;
 }
 
 /** A failure the operator can fix (unknown e-mail, bad file); printed without a stack trace. */
@@ -96,12 +99,37 @@ async function importSatellites(ctx: AppContext, file: string): Promise<CommandO
     entry,
     template: readTemplate(dirname(path), entry.webTemplate),
   }));
-  await upsertSatellites(ctx.database, items);
+  await upsertSatellites(ctx.database, items, 'import');
   const names = items.map((i) => i.entry.name);
   return {
     json: { imported: names.length, names },
     text: `Imported ${names.length} satellite(s): ${names.join(', ')}`,
   };
+}
+
+function refreshText(report: RefreshReport): string {
+  const lines = report.sources.map(
+    (s) =>
+      `${s.source}: ${s.requests} request(s), ${s.fetched} fetched, ${s.notModified} not modified, ${s.failed} failed${s.errors.length ? ` (${s.errors.join('; ')})` : ''}`,
+  );
+  lines.push(`Updated ${report.updated.length} satellite(s)`);
+  for (const u of report.updated)
+    lines.push(
+      `  ${u.satellite}: epoch ${u.epoch} from ${u.source} (was ${u.previousEpoch ?? 'none'})`,
+    );
+  lines.push(`Unchanged: ${report.unchanged}`);
+  if (report.rejectedTotal > 0) lines.push(`Rejected ${report.rejectedTotal} set(s)`);
+  for (const r of report.rejected)
+    lines.push(`  ${r.satellite ?? `NORAD ${r.norad ?? '?'}`} from ${r.source}: ${r.reason}`);
+  if (!report.ok) lines.push('No source answered; every satellite keeps the set it had.');
+  return lines.join('\n');
+}
+
+async function refreshTles(ctx: AppContext, force: boolean): Promise<CommandOutput> {
+  if (ctx.config.elementSets.sources.length === 0)
+    throw new CliError('TLE_SOURCES is not set: name the element-set sources (docs/OPERATIONS.md)');
+  const report = await refreshElementSets(ctx, { force });
+  return { json: report, text: refreshText(report), exitCode: report.ok ? 0 : 1 };
 }
 
 async function setStatus(ctx: AppContext, id: string, status: number): Promise<CommandOutput> {
@@ -204,6 +232,8 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
       return setStatus(ctx, command.id, PICTURE_STATUS.rejected);
     case 'satellites import':
       return importSatellites(ctx, command.file);
+    case 'satellites refresh-tles':
+      return refreshTles(ctx, command.force);
     case 'seed': {
       const satellites = await seedCatalogue(ctx.database);
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };

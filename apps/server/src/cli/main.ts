@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
     if (args.command.command !== 'migrate') await migrateToLatest(database.db, database.dialect);
     const output = await runCommand(ctx, args.command);
     process.stdout.write(args.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    if (output.exitCode) process.exitCode = output.exitCode;
   } catch (err) {
     if (err instanceof CliError) fail(args.json, err.message, 1);
     fail(args.json, err instanceof Error ? `Failed: ${err.message}` : String(err), 1);

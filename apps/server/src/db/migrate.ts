@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
 import * as m0006 from './migrations/0006_pending_email';
 import * as m0007 from './migrations/0007_search_index';
+import * as m0009 from './migrations/0009_element_sets';
 import * as m0011 from './migrations/0011_api_tokens';
 import type { Database } from './schema';
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_station_credentials': m0005,
   '0006_pending_email': m0006,
   '0007_search_index': m0007,
+  '0009_element_sets': m0009,
   '0011_api_tokens': m0011,
 };
 

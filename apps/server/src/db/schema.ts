@@ -98,6 +98,8 @@ export interface SatellitesTable {
   launchDate: number | null;
   configurations: string; // JSON array of modem configurations; the first is the default
   tle: string | null; // JSON [name, line1, line2]
+  tleEpoch: number | null; // epoch of that element set
+  tleSource: string | null; // where it came from: seed, import, satnogs-db, a source's host or file
   images: string; // JSON array of URLs
   webTemplate: string;
   decoder: string | null;
@@ -202,6 +204,15 @@ export interface ApiTokensTable {
   lastUsedAt: number | null;
 }
 
+export interface ElementSetSourcesTable {
+  url: string; // the source as configured, {NORAD} already replaced
+  etag: string | null;
+  lastModified: string | null;
+  catalogueKey: string | null; // hash of the catalogue's NORAD ids when the validators were stored
+  checkedAt: number;
+  error: string | null; // the last attempt's failure, null after a good one
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -217,6 +228,7 @@ export interface Database {
   pendingCreations: PendingCreationsTable;
   stationCredentials: StationCredentialsTable;
   apiTokens: ApiTokensTable;
+  elementSetSources: ElementSetSourcesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 // Auto-tune (PROTOCOL.md): stations whose owner chose a band are retuned to the supported
-// satellite of that band that stands highest above the station now or within the next minutes.
-import { bandOfFrequency, type ModemConf } from '@tinygs/contracts';
+// satellite of that band that stands highest above the station now or within the next minutes,
+// preferring satellites whose element sets are fresh.
+import { bandOfFrequency, isTleStale, type ModemConf } from '@tinygs/contracts';
 import { maxElevationWithin } from '@tinygs/orbit';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../part';
@@ -22,7 +23,11 @@ export interface AutoTuneChoice {
 
 const ELEVATION_STEP_S = 60;
 
-/** The best satellite for a station at `atMs`, or null when none of its band rises in the window. */
+/**
+ * The best satellite for a station at `atMs`, or null when none of its band rises in the window.
+ * Satellites with a fresh element set come first (a stale one may be far from where it is
+ * computed), then the highest pass.
+ */
 export function chooseSatellite(
   station: Pick<AutoTuneStation, 'lat' | 'lng' | 'band'>,
   satellites: readonly NetworkSatellite[],
@@ -30,6 +35,7 @@ export function chooseSatellite(
   lookaheadMinutes: number,
 ): AutoTuneChoice | null {
   let best: AutoTuneChoice | null = null;
+  let bestFresh = false;
   const observer = { latDeg: station.lat, lngDeg: station.lng, altKm: 0 };
   for (const satellite of satellites) {
     const configuration = satellite.configurations[0];
@@ -43,8 +49,14 @@ export function chooseSatellite(
       ELEVATION_STEP_S,
     );
     if (!peak || peak.maxElevationDeg <= 0) continue;
-    if (!best || peak.maxElevationDeg > best.maxElevationDeg) {
+    const fresh = !isTleStale(satellite.tle.epoch.getTime(), atMs);
+    if (
+      !best ||
+      (fresh && !bestFresh) ||
+      (fresh === bestFresh && peak.maxElevationDeg > best.maxElevationDeg)
+    ) {
       best = { satellite, configuration, maxElevationDeg: peak.maxElevationDeg };
+      bestFresh = fresh;
     }
   }
   return best;

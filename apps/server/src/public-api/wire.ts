@@ -2,7 +2,13 @@
 // returns"). Booleans are 0/1 and JSON is text in storage; nulls the live shapes do not allow
 // become the neutral value the live network sends.
 import { parseTle, subSatellitePoint } from '@tinygs/orbit';
-import type { Packet, PacketDetail, Satellite, StationInPacket } from '@tinygs/contracts';
+import {
+  isTleStale,
+  type Packet,
+  type PacketDetail,
+  type Satellite,
+  type StationInPacket,
+} from '@tinygs/contracts';
 import type { ReceptionRow, SatelliteRow } from '../db/schema';
 import type { PacketWithName } from '../repositories/public/packet-reads';
 
@@ -49,6 +55,9 @@ export function toSatellite(row: SatelliteRow, now = Date.now()): Satellite {
     launchDate: row.launchDate,
     lat: pos ? pos.lat : null,
     lng: pos ? pos.lng : null,
+    tleEpoch: row.tleEpoch,
+    tleSource: row.tleSource,
+    tleStale: row.tleEpoch !== null && isTleStale(row.tleEpoch, now),
   };
 }
 

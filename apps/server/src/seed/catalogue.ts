@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SatelliteStatusSchema } from '@tinygs/contracts';
+import { parseTle } from '@tinygs/orbit';
 import { z } from 'zod';
 import { REPO_ROOT } from '../config';
 import type { Db } from '../db/connect';
@@ -76,14 +77,43 @@ export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template
     });
 }
 
-/** Inserts or updates satellites by name; counters (frames, packets) of existing rows are kept. */
+function epochOf(tle: CatalogueEntry['tle']): number | null {
+  if (!tle) return null;
+  try {
+    return parseTle(tle).epoch.getTime();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Inserts or updates satellites by name; counters (frames, packets) of existing rows are kept, and
+ * so is an element set newer than the entry's (a refresh brought it). `source` names where the
+ * entry's set came from (`tleSource`).
+ */
 export async function upsertSatellites(
   database: Db,
   items: { entry: CatalogueEntry; template: string }[],
+  source = 'seed',
 ): Promise<number> {
   const now = Date.now();
   await database.db.transaction().execute(async (trx) => {
+    const names = items.map((i) => i.entry.name);
+    const held = new Map(
+      names.length === 0
+        ? []
+        : (
+            await trx
+              .selectFrom('satellites')
+              .select(['name', 'tleEpoch'])
+              .where('name', 'in', names)
+              .execute()
+          ).map((r) => [r.name, r.tleEpoch]),
+    );
     for (const { entry, template } of items) {
+      const tleEpoch = epochOf(entry.tle);
+      const heldEpoch = held.get(entry.name) ?? null;
+      const keepHeldSet = heldEpoch !== null && (tleEpoch === null || heldEpoch > tleEpoch);
       const row = {
         displayName: entry.displayName,
         norad: entry.norad,
@@ -92,7 +122,13 @@ export async function upsertSatellites(
         longDescription: entry.longDescription,
         launchDate: entry.launchDate ? Date.parse(entry.launchDate) : null,
         configurations: JSON.stringify(entry.configurations),
-        tle: entry.tle ? JSON.stringify(entry.tle) : null,
+        ...(keepHeldSet
+          ? {}
+          : {
+              tle: entry.tle ? JSON.stringify(entry.tle) : null,
+              tleEpoch,
+              tleSource: entry.tle ? source : null,
+            }),
         images: JSON.stringify(
           entry.images.map((img) =>
             img.startsWith('/') || img.includes('://') ? img : `/images/${img}`,

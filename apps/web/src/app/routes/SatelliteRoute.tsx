@@ -7,6 +7,7 @@ import {
   SatelliteImages,
   SatelliteOverview,
   TleBlock,
+  ElementSetFacts,
   useSatellite,
 } from '../../features/satellites';
 import {
@@ -60,7 +61,10 @@ export default function SatelliteRoute({ inactive }: { inactive: boolean }) {
       <SatelliteOverview satellite={satellite} />
       {satellite.tle ? (
         <Section id="satellite-tle" title="TLE">
-          <TleBlock tle={satellite.tle} />
+          <Stack spacing={1.5}>
+            <ElementSetFacts satellite={satellite} />
+            <TleBlock tle={satellite.tle} />
+          </Stack>
         </Section>
       ) : null}
       <Section id="satellite-telemetry" title="Last telemetry">

@@ -9,7 +9,7 @@ import type { WorldMapProps } from './types';
 import { SatelliteFocusPanel, StationFocusPanel } from './world/FocusPanel';
 import type { FocusResult, TickResult } from './world/propagator';
 import { Ticker } from './world/Ticker';
-import { useWorldData } from './world/useWorldData';
+import { useFreshTles, useWorldData } from './world/useWorldData';
 import { WorldLayers } from './world/WorldLayers';
 
 const overlay = { position: 'absolute', zIndex: 1000 } as const;
@@ -17,6 +17,7 @@ const overlay = { position: 'absolute', zIndex: 1000 } as const;
 /** Home page map: live satellites, stations and packet pings. */
 export default function WorldMap({ height = 500 }: WorldMapProps) {
   const data = useWorldData();
+  const tles = useFreshTles(data);
   const activity = useMemo(() => new LiveActivity(), []);
   useEffect(() => () => activity.dispose(), [activity]);
   const [soundMode, setSoundMode] = useSoundMode();
@@ -57,6 +58,7 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
         {data && (
           <WorldLayers
             data={data}
+            tles={tles}
             activity={activity}
             focus={focus}
             onFocus={focusSatellite}
@@ -68,7 +70,7 @@ export default function WorldMap({ height = 500 }: WorldMapProps) {
         )}
       </BaseMap>
     ),
-    [height, clear, data, activity, focus, focusSatellite, onTick, onNewPacket],
+    [height, clear, data, tles, activity, focus, focusSatellite, onTick, onNewPacket],
   );
 
   const focused = focus >= 0 ? data?.satellites[focus] : undefined;

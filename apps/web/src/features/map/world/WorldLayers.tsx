@@ -19,6 +19,8 @@ import type { WorldData } from './useWorldData';
 
 export interface WorldLayersProps {
   data: WorldData;
+  /** the element sets to draw with, newer than `data.tles` once the map reloaded them */
+  tles: WorldData['tles'];
   activity: LiveActivity;
   /** index into data.satellites, -1 for none */
   focus: number;
@@ -32,6 +34,7 @@ export interface WorldLayersProps {
 
 export function WorldLayers({
   data,
+  tles,
   activity,
   focus,
   onFocus,
@@ -44,6 +47,7 @@ export function WorldLayers({
   const focusRef = useRef(focus);
   const handlers = useRef({ onFocus, onTick, onNewPacket, onStationClick, onMapClick });
   const tickNow = useRef<() => void>(() => undefined);
+  const engineRef = useRef<ReturnType<typeof createMapEngine> | null>(null);
 
   useEffect(() => {
     handlers.current = { onFocus, onTick, onNewPacket, onStationClick, onMapClick };
@@ -62,6 +66,7 @@ export function WorldLayers({
     const overlay = new FocusOverlay(map);
     const engine = createMapEngine();
     engine.load(data.tles);
+    engineRef.current = engine;
 
     let latest = 0;
     const tick = () => {
@@ -104,6 +109,7 @@ export function WorldLayers({
     return () => {
       clearInterval(interval);
       tickNow.current = () => undefined;
+      engineRef.current = null;
       disconnect();
       unsubscribeReceiving();
       pings.remove();
@@ -118,6 +124,13 @@ export function WorldLayers({
     focusRef.current = focus;
     tickNow.current();
   }, [focus]);
+
+  // Element sets reloaded while the map is open: the same markers, propagated from the new sets.
+  useEffect(() => {
+    if (!engineRef.current || tles === data.tles) return;
+    engineRef.current.load(tles);
+    tickNow.current();
+  }, [tles, data.tles]);
 
   return null;
 }

@@ -48,3 +48,39 @@ export function useWorldData(): WorldData | null {
   }, []);
   return data;
 }
+
+/** How often an open map asks for element sets again (the server refreshes them every few hours). */
+export const TLE_RELOAD_MS = 15 * 60 * 1000;
+
+/**
+ * The map satellites' element sets, asked for again every `intervalMs` while the map is open: a
+ * refresh on the server moves the satellites without a page reload. Starts with `data.tles`.
+ */
+export function useFreshTles(
+  data: WorldData | null,
+  intervalMs: number = TLE_RELOAD_MS,
+): (TleRecord | null)[] {
+  const [fresh, setFresh] = useState<{ base: WorldData; tles: (TleRecord | null)[] } | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const controller = new AbortController();
+    let last = JSON.stringify(data.tles);
+    const timer = setInterval(() => {
+      apiText('/v1/tles.txt', { signal: controller.signal })
+        .then((text) => {
+          const tles = tleRecordsFor(data.satellites, parseTleText(text));
+          const key = JSON.stringify(tles);
+          // An empty or broken answer keeps the sets the map has.
+          if (key === last || tles.every((r) => r === null)) return;
+          last = key;
+          setFresh({ base: data, tles });
+        })
+        .catch(logged('TLEs', undefined));
+    }, intervalMs);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [data, intervalMs]);
+  return fresh && fresh.base === data ? fresh.tles : (data?.tles ?? []);
+}
