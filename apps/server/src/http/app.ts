@@ -72,12 +72,24 @@ function isDatabaseOutage(err: unknown): boolean {
   );
 }
 
-/** Whether any string in a parsed request part holds U+0000 (bodies are bounded, so the walk is too). */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, v]) => key.includes('\u0000') || containsNul(v));
+/**
+ * Whether any string in a parsed request part holds U+0000. Bodies are bounded, so the walk is too;
+ * it keeps its own stack, as a body of nested brackets within the limit is deeper than the call stack.
+ */
+function containsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (Array.isArray(value)) {
+      pending.push(...(value as unknown[]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, v] of Object.entries(value)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(v);
+      }
+    }
   }
   return false;
 }
