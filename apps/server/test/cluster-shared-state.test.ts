@@ -22,6 +22,7 @@ import {
 import {
   REDIS_URL,
   deleteKeys,
+  redisAvailable,
   privateRedis,
   redisPrefix,
   startInstance,
@@ -60,198 +61,206 @@ function partsWith(running: Set<string>): Part[] {
   ];
 }
 
-describe.skipIf(!DIALECTS.includes('postgres'))('two instances sharing state in Redis', () => {
-  const prefix = redisPrefix('shared');
-  const running = new Set<string>();
-  let env: TestEnv;
-  let a: Instance;
-  let b: Instance;
+describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
+  'two instances sharing state in Redis',
+  () => {
+    const prefix = redisPrefix('shared');
+    const running = new Set<string>();
+    let env: TestEnv;
+    let a: Instance;
+    let b: Instance;
 
-  beforeAll(async () => {
-    env = await testEnv('postgres', { REDIS_URL, REDIS_KEY_PREFIX: prefix });
-    a = await startInstance(env.config, 'a', partsWith(running));
-    b = await startInstance(env.config, 'b', partsWith(running));
-    await setSatelliteTle(a.ctx.database.db, 'Norbi', leoTle('NORBI', 46494));
-    for (const s of [a, b]) await s.ctx.services.network?.catalogue.refresh();
-  });
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    await env?.cleanup();
-    await deleteKeys(prefix);
-  });
+    beforeAll(async () => {
+      env = await testEnv('postgres', { REDIS_URL, REDIS_KEY_PREFIX: prefix });
+      a = await startInstance(env.config, 'a', partsWith(running));
+      b = await startInstance(env.config, 'b', partsWith(running));
+      await setSatelliteTle(a.ctx.database.db, 'Norbi', leoTle('NORBI', 46494));
+      for (const s of [a, b]) await s.ctx.services.network?.catalogue.refresh();
+    });
+    afterAll(async () => {
+      await a?.stop();
+      await b?.stop();
+      await env?.cleanup();
+      await deleteKeys(prefix);
+    });
 
-  it('merges a frame heard through both instances into one packet, and each live stream carries every packet once', async () => {
-    const streams = [await openEventStream(a.url), await openEventStream(b.url)];
-    const user = await buildUser(a.ctx.database.db);
-    const atA = await connectStation(a, user, 'West_GS');
-    const atB = await connectStation(b, user, 'East_GS');
-    const packetIds = new Set<string>();
-    // A frame heard by both stations (through different instances), and one heard by each.
-    const sends = [
-      publishTele(atA, user, 'West_GS', 'rx', rxPayload({ data: frame('both') })),
-      publishTele(atB, user, 'East_GS', 'rx', rxPayload({ data: frame('both') })),
-      publishTele(atA, user, 'West_GS', 'rx', rxPayload({ data: frame('west') })),
-      publishTele(atB, user, 'East_GS', 'rx', rxPayload({ data: frame('east') })),
-    ];
-    await Promise.all(sends);
-    const db = a.ctx.database.db;
-    const packets = await waitFor(async () => {
-      const rows = await db
-        .selectFrom('packets')
-        .select(['id', 'raw', 'stationNumber'])
-        .where('raw', 'in', [frame('both'), frame('west'), frame('east')])
+    it('merges a frame heard through both instances into one packet, and each live stream carries every packet once', async () => {
+      const streams = [await openEventStream(a.url), await openEventStream(b.url)];
+      const user = await buildUser(a.ctx.database.db);
+      const atA = await connectStation(a, user, 'West_GS');
+      const atB = await connectStation(b, user, 'East_GS');
+      const packetIds = new Set<string>();
+      // A frame heard by both stations (through different instances), and one heard by each.
+      const sends = [
+        publishTele(atA, user, 'West_GS', 'rx', rxPayload({ data: frame('both') })),
+        publishTele(atB, user, 'East_GS', 'rx', rxPayload({ data: frame('both') })),
+        publishTele(atA, user, 'West_GS', 'rx', rxPayload({ data: frame('west') })),
+        publishTele(atB, user, 'East_GS', 'rx', rxPayload({ data: frame('east') })),
+      ];
+      await Promise.all(sends);
+      const db = a.ctx.database.db;
+      const packets = await waitFor(async () => {
+        const rows = await db
+          .selectFrom('packets')
+          .select(['id', 'raw', 'stationNumber'])
+          .where('raw', 'in', [frame('both'), frame('west'), frame('east')])
+          .execute();
+        return rows.length === 3 && rows.reduce((n, r) => n + r.stationNumber, 0) === 4 && rows;
+      }, 10_000);
+      for (const p of packets) packetIds.add(p.id);
+      expect(packets.find((p) => p.raw === frame('both'))?.stationNumber).toBe(2);
+      const receptions = await db
+        .selectFrom('receptions')
+        .select('stationId')
+        .where('packetId', '=', packets.find((p) => p.raw === frame('both'))?.id ?? '')
         .execute();
-      return rows.length === 3 && rows.reduce((n, r) => n + r.stationNumber, 0) === 4 && rows;
-    }, 10_000);
-    for (const p of packets) packetIds.add(p.id);
-    expect(packets.find((p) => p.raw === frame('both'))?.stationNumber).toBe(2);
-    const receptions = await db
-      .selectFrom('receptions')
-      .select('stationId')
-      .where('packetId', '=', packets.find((p) => p.raw === frame('both'))?.id ?? '')
-      .execute();
-    expect(receptions.map((r) => r.stationId).sort()).toEqual(
-      [`East_GS@${user.id}`, `West_GS@${user.id}`].sort(),
-    );
+      expect(receptions.map((r) => r.stationId).sort()).toEqual(
+        [`East_GS@${user.id}`, `West_GS@${user.id}`].sort(),
+      );
 
-    const announced = (stream: (typeof streams)[number]) =>
-      stream.events
-        .filter((e) => e.event === 'new-packet')
-        .map((e) => NewPacketEventSchema.parse(JSON.parse(e.data)).packetId)
-        .filter((id) => packetIds.has(id));
-    for (const stream of streams) await waitFor(() => announced(stream).length >= 3, 10_000);
-    // Time for a duplicate to arrive, if one were coming.
-    await sleep(500);
-    for (const stream of streams) {
-      expect(announced(stream).sort()).toEqual([...packetIds].sort());
-      stream.close();
-    }
-    await atA.endAsync();
-    await atB.endAsync();
-  });
-
-  it('holds a per-client request limit and the failed-login limit across instances', async () => {
-    // POST /weblogin: 10 per client per 10 minutes, counted before the body is looked at.
-    const remoteAddress = '203.0.113.7';
-    for (let i = 0; i < 10; i += 1) {
-      const res = await post(a, '/weblogin', remoteAddress, {});
-      expect(res.statusCode).toBe(400);
-    }
-    const over = await post(b, '/weblogin', remoteAddress, {});
-    expect(over.statusCode).toBe(429);
-
-    // POST /v1/login: 20 failures per address in 15 minutes.
-    const guesser = '203.0.113.8';
-    const guess = { userId: '123456', loginToken: 'x'.repeat(43) };
-    for (let i = 0; i < 20; i += 1) {
-      const res = await post(b, '/v1/login', guesser, guess);
-      expect(res.statusCode).toBe(401);
-    }
-    const locked = await post(a, '/v1/login', guesser, guess);
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ error: expect.stringContaining('failed logins') });
-  });
-
-  it('refuses on one instance a bot-check solution already used on the other', async () => {
-    const captcha = await solveCaptcha(a);
-    const first = await post(a, '/weblogin', '203.0.113.9', {
-      email: 'replay@example.org',
-      captcha,
-    });
-    expect(first.statusCode).toBe(200);
-    const replay = await post(b, '/weblogin', '203.0.113.10', {
-      email: 'other@example.org',
-      captcha,
-    });
-    expect(replay.statusCode).toBe(400);
-  });
-
-  it('runs a job on one instance, and moves it when that one stops or dies', async () => {
-    let both = 0;
-    const watch = setInterval(() => {
-      if (running.size > 1) both += 1;
-    }, 10);
-    try {
-      expect([...running]).toEqual(['a']);
-      // The holder stops: it lets go, and the other takes the job within a renewal interval.
-      await a.stop();
-      await waitFor(() => running.has('b'), LEASE.renewMs * 4);
-      expect([...running]).toEqual(['b']);
-
-      // A new instance waits; the holder dies (its Redis connection is gone for good): it stops
-      // its job before its lease could run out, and the new one takes over after the lease does.
-      const c = await startInstance(env.config, 'c', partsWith(running));
-      try {
-        await sleep(LEASE.renewMs * 3);
-        expect([...running]).toEqual(['b']);
-        b.ctx.services.shared?.redis.disconnect();
-        await waitFor(() => running.has('c'), LEASE.ttlMs * 3);
-        expect([...running]).toEqual(['c']);
-      } finally {
-        await c.stop();
+      const announced = (stream: (typeof streams)[number]) =>
+        stream.events
+          .filter((e) => e.event === 'new-packet')
+          .map((e) => NewPacketEventSchema.parse(JSON.parse(e.data)).packetId)
+          .filter((id) => packetIds.has(id));
+      for (const stream of streams) await waitFor(() => announced(stream).length >= 3, 10_000);
+      // Time for a duplicate to arrive, if one were coming.
+      await sleep(500);
+      for (const stream of streams) {
+        expect(announced(stream).sort()).toEqual([...packetIds].sort());
+        stream.close();
       }
-    } finally {
-      clearInterval(watch);
-    }
-    expect(both).toBe(0);
-  });
-});
+      await atA.endAsync();
+      await atB.endAsync();
+    });
 
-describe.skipIf(!DIALECTS.includes('postgres'))('an instance whose Redis goes down', () => {
-  const running = new Set<string>();
-  let redis: PrivateRedis;
-  let env: TestEnv;
-  let server: Instance;
+    it('holds a per-client request limit and the failed-login limit across instances', async () => {
+      // POST /weblogin: 10 per client per 10 minutes, counted before the body is looked at.
+      const remoteAddress = '203.0.113.7';
+      for (let i = 0; i < 10; i += 1) {
+        const res = await post(a, '/weblogin', remoteAddress, {});
+        expect(res.statusCode).toBe(400);
+      }
+      const over = await post(b, '/weblogin', remoteAddress, {});
+      expect(over.statusCode).toBe(429);
 
-  beforeAll(async () => {
-    redis = await privateRedis();
-    await redis.start();
-    env = await testEnv('postgres', { REDIS_URL: redis.url });
-    server = await startInstance(env.config, 'solo', partsWith(running));
-    await setSatelliteTle(server.ctx.database.db, 'Norbi', leoTle('NORBI', 46494));
-    await server.ctx.services.network?.catalogue.refresh();
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await redis?.kill();
-    await env?.cleanup();
-  });
+      // POST /v1/login: 20 failures per address in 15 minutes.
+      const guesser = '203.0.113.8';
+      const guess = { userId: '123456', loginToken: 'x'.repeat(43) };
+      for (let i = 0; i < 20; i += 1) {
+        const res = await post(b, '/v1/login', guesser, guess);
+        expect(res.statusCode).toBe(401);
+      }
+      const locked = await post(a, '/v1/login', guesser, guess);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ error: expect.stringContaining('failed logins') });
+    });
 
-  it('answers 503 where limits must hold across instances, keeps reads and ingest, and recovers', async () => {
-    const user = await buildUser(server.ctx.database.db);
-    const station = await connectStation(server, user, 'Dark_GS');
-    expect([...running]).toEqual(['solo']);
-    const login = () =>
-      server.app.inject({
-        method: 'POST',
-        url: '/v1/login',
-        payload: { userId: user.id, loginToken: 'y'.repeat(43) },
+    it('refuses on one instance a bot-check solution already used on the other', async () => {
+      const captcha = await solveCaptcha(a);
+      const first = await post(a, '/weblogin', '203.0.113.9', {
+        email: 'replay@example.org',
+        captcha,
       });
-    expect((await login()).statusCode).toBe(401);
+      expect(first.statusCode).toBe(200);
+      const replay = await post(b, '/weblogin', '203.0.113.10', {
+        email: 'other@example.org',
+        captcha,
+      });
+      expect(replay.statusCode).toBe(400);
+    });
 
-    await redis.kill();
-    await waitFor(() => !server.ctx.services.shared?.available());
-    const refused = await login();
-    expect(refused.statusCode).toBe(503);
-    expect(refused.json()).toEqual({ error: expect.stringContaining('temporarily unavailable') });
-    expect((await server.app.inject({ method: 'GET', url: '/v1/stations' })).statusCode).toBe(200);
-    // Frames are still stored, merged within this instance.
-    await publishTele(station, user, 'Dark_GS', 'rx', rxPayload({ data: frame('dark') }));
-    await waitFor(async () =>
-      server.ctx.database.db
-        .selectFrom('packets')
-        .select('id')
-        .where('raw', '=', frame('dark'))
-        .executeTakeFirst(),
-    );
-    expect(server.ctx.services.network?.metrics.mergeFallbacks).toBeGreaterThan(0);
-    // The job stops before its lease could have expired.
-    await waitFor(() => running.size === 0, LEASE.ttlMs * 2);
+    it('runs a job on one instance, and moves it when that one stops or dies', async () => {
+      let both = 0;
+      const watch = setInterval(() => {
+        if (running.size > 1) both += 1;
+      }, 10);
+      try {
+        expect([...running]).toEqual(['a']);
+        // The holder stops: it lets go, and the other takes the job within a renewal interval.
+        await a.stop();
+        await waitFor(() => running.has('b'), LEASE.renewMs * 4);
+        expect([...running]).toEqual(['b']);
 
-    await redis.start();
-    await waitFor(async () => (await login()).statusCode === 401, 10_000);
-    await waitFor(() => running.has('solo'), LEASE.ttlMs * 3);
-    await station.endAsync();
-  });
-});
+        // A new instance waits; the holder dies (its Redis connection is gone for good): it stops
+        // its job before its lease could run out, and the new one takes over after the lease does.
+        const c = await startInstance(env.config, 'c', partsWith(running));
+        try {
+          await sleep(LEASE.renewMs * 3);
+          expect([...running]).toEqual(['b']);
+          b.ctx.services.shared?.redis.disconnect();
+          await waitFor(() => running.has('c'), LEASE.ttlMs * 3);
+          expect([...running]).toEqual(['c']);
+        } finally {
+          await c.stop();
+        }
+      } finally {
+        clearInterval(watch);
+      }
+      expect(both).toBe(0);
+    });
+  },
+);
+
+describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
+  'an instance whose Redis goes down',
+  () => {
+    const running = new Set<string>();
+    let redis: PrivateRedis;
+    let env: TestEnv;
+    let server: Instance;
+
+    beforeAll(async () => {
+      redis = await privateRedis();
+      await redis.start();
+      env = await testEnv('postgres', { REDIS_URL: redis.url });
+      server = await startInstance(env.config, 'solo', partsWith(running));
+      await setSatelliteTle(server.ctx.database.db, 'Norbi', leoTle('NORBI', 46494));
+      await server.ctx.services.network?.catalogue.refresh();
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await redis?.kill();
+      await env?.cleanup();
+    });
+
+    it('answers 503 where limits must hold across instances, keeps reads and ingest, and recovers', async () => {
+      const user = await buildUser(server.ctx.database.db);
+      const station = await connectStation(server, user, 'Dark_GS');
+      expect([...running]).toEqual(['solo']);
+      const login = () =>
+        server.app.inject({
+          method: 'POST',
+          url: '/v1/login',
+          payload: { userId: user.id, loginToken: 'y'.repeat(43) },
+        });
+      expect((await login()).statusCode).toBe(401);
+
+      await redis.kill();
+      await waitFor(() => !server.ctx.services.shared?.available());
+      const refused = await login();
+      expect(refused.statusCode).toBe(503);
+      expect(refused.json()).toEqual({ error: expect.stringContaining('temporarily unavailable') });
+      expect((await server.app.inject({ method: 'GET', url: '/v1/stations' })).statusCode).toBe(
+        200,
+      );
+      // Frames are still stored, merged within this instance.
+      await publishTele(station, user, 'Dark_GS', 'rx', rxPayload({ data: frame('dark') }));
+      await waitFor(async () =>
+        server.ctx.database.db
+          .selectFrom('packets')
+          .select('id')
+          .where('raw', '=', frame('dark'))
+          .executeTakeFirst(),
+      );
+      expect(server.ctx.services.network?.metrics.mergeFallbacks).toBeGreaterThan(0);
+      // The job stops before its lease could have expired.
+      await waitFor(() => running.size === 0, LEASE.ttlMs * 2);
+
+      await redis.start();
+      await waitFor(async () => (await login()).statusCode === 401, 10_000);
+      await waitFor(() => running.has('solo'), LEASE.ttlMs * 3);
+      await station.endAsync();
+    });
+  },
+);

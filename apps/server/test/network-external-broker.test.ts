@@ -1,10 +1,9 @@
 // The network on an external Mosquitto 2 (MQTT_BROKER_URL): a real broker started from the
 // configuration the CLI writes, station accounts managed in its dynamic-security plugin, ingest
 // through a shared subscription, and two instances splitting the frames of one share group.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stationTopic } from '@tinygs/contracts';
@@ -16,13 +15,13 @@ import { createUser, mqttCredentialsOf } from '../src/accounts/users';
 import type { Config } from '../src/config';
 import { reconcileBrokerAccounts } from '../src/network/broker-accounts-sync';
 import { DynamicSecurity } from '../src/network/dynsec';
-import { writeMosquittoConfig } from '../src/network/mosquitto-config';
 import { createNetworkPart } from '../src/network/part';
 import { findUserById } from '../src/repositories/users';
 import { createServer, type Server } from '../src/server';
 import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli } from './cli-process';
 import type { BuiltUser } from './factories';
 import { DIALECTS, testEnv, type TestEnv, type TestServer } from './harness';
+import { MOSQUITTO, startMosquitto } from './cluster-helpers';
 import {
   closed,
   connectAs,
@@ -33,48 +32,8 @@ import {
   waitFor,
 } from './network-helpers';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const available = existsSync(MOSQUITTO);
 if (!available) console.warn(`${MOSQUITTO} is missing: the external-broker suite is skipped`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A Mosquitto started from `npm run cli -- broker mosquitto-config`'s output. */
-async function startMosquitto(dir: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const { config, url } = await writeMosquittoConfig({ dir, port, bind: '127.0.0.1' });
-  const child = spawn(MOSQUITTO, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  await waitFor(() => accepting(port), 10_000).catch(() => {
-    child.kill();
-    throw new Error(`mosquitto did not start: ${stderr}`);
-  });
-  return { url, process: child };
-}
 
 /** The admin CLI as an operator runs it: its own process, one JSON object on stdout. */
 async function cli(config: Config, brokerUrl: string, ...args: string[]): Promise<unknown> {

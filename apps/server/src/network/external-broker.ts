@@ -4,6 +4,7 @@
 // QoS 1 messages for an instance while it restarts; and a plain subscription to `stat` (answers to
 // commands), which every instance gets so the one waiting for an answer sees it. Commands to
 // stations are published on the same connection by whichever instance handles the request.
+// A message is acknowledged to the broker when its handler is done (with REDIS_URL: journaled).
 import { MQTT_TOPIC_ROOT } from '@tinygs/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
@@ -14,8 +15,11 @@ export interface ExternalBrokerOptions {
   broker: ExternalBrokerConfig;
   password: string;
   log: Logger;
-  /** every message a station published on a `tele` or `stat` topic */
-  onMessage(topic: string, payload: Buffer): void;
+  /**
+   * every message a station published on a `tele` or `stat` topic; a QoS 1 message is
+   * acknowledged to the broker when the promise returned (if any) settles
+   */
+  onMessage(topic: string, payload: Buffer): void | Promise<void>;
 }
 
 export interface ExternalBroker {
@@ -34,7 +38,16 @@ export async function connectExternalBroker(
   options: ExternalBrokerOptions,
 ): Promise<ExternalBroker> {
   const { broker, log } = options;
-  const client: MqttClient = await mqtt.connectAsync(broker.url, {
+  const failed = (err: unknown, topic: string) =>
+    log.error({ err, topic: topic.slice(0, 200) }, 'station message handler failed');
+  const handle = (topic: string, payload: Buffer): void | Promise<void> => {
+    try {
+      return options.onMessage(topic, payload)?.catch((err: unknown) => failed(err, topic));
+    } catch (err) {
+      failed(err, topic);
+    }
+  };
+  const client: MqttClient = mqtt.connect(broker.url, {
     username: SERVER_USERNAME,
     password: options.password,
     clientId: broker.clientId,
@@ -45,12 +58,28 @@ export async function connectExternalBroker(
     // The session is the broker's: a reconnect resumes it and its subscriptions.
     resubscribe: true,
   });
-  client.on('message', (topic, payload) => {
-    try {
-      options.onMessage(topic, payload);
-    } catch (err) {
-      log.error({ err, topic: topic.slice(0, 200) }, 'station message handler failed');
-    }
+  // Every message passes here before it is acknowledged (QoS 1: the PUBACK goes when `done` is
+  // called), and the client hands over the next one after that. Set before the session's queued
+  // messages can arrive (right after CONNACK).
+  client.handleMessage = (packet, done) => {
+    const payload =
+      typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    const handled = handle(packet.topic, payload);
+    if (handled) void handled.then(() => done());
+    else done();
+  };
+  await new Promise<void>((resolve, reject) => {
+    const connected = () => {
+      client.off('error', refused);
+      resolve();
+    };
+    const refused = (err: Error) => {
+      client.off('connect', connected);
+      client.end(true);
+      reject(err);
+    };
+    client.once('connect', connected);
+    client.once('error', refused);
   });
   client.on('error', (err) => log.warn({ err: err.message }, 'external broker connection error'));
   client.on('offline', () => log.warn('external broker unreachable; reconnecting'));

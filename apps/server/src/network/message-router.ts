@@ -101,7 +101,16 @@ export class MessageRouter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  handle(topic: string, payload: Buffer, connection: object): void {
+  /**
+   * `receipt`: the ingest journal's entry of the message; a reception carrying it is queued, or
+   * not (dropped) once this returns or the promise it returns settles.
+   */
+  handle(
+    topic: string,
+    payload: Buffer,
+    connection: object,
+    receipt?: string,
+  ): void | Promise<void> {
     this.metrics.messagesReceived += 1;
     const { t, stationId, valid } = this.topicOf(topic);
     if (!valid || !t || !stationId) {
@@ -172,13 +181,14 @@ export class MessageRouter {
           this.invalid(connection, 'unknown-station', stationId);
           return;
         }
-        const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx);
+        const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx, receipt);
         if (dropped instanceof Promise) {
-          dropped.then(
+          return dropped.then(
             (reason) => this.accepted(reason, connection, stationId),
             (err: unknown) => this.log.error({ err, stationId }, 'reception not handled'),
           );
-        } else this.accepted(dropped, connection, stationId);
+        }
+        this.accepted(dropped, connection, stationId);
         return;
       }
       default:

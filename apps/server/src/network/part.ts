@@ -1,6 +1,7 @@
 // The station network part: broker, station lifecycle, ingest and the command service, wired
 // together and started with the server. Intervals are options so tests need not wait minutes.
-import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS } from '@tinygs/contracts';
+import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS, TELE_TOPICS } from '@tinygs/contracts';
+import type { Logger } from 'pino';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../part';
 import { COUNTERS, setCounter } from '../repositories/counters';
@@ -27,6 +28,7 @@ import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
 import { RxIngest } from './ingest/rx-ingest';
 import { SharedMergeIndex } from './ingest/shared-merge';
+import { IngestJournal } from '../cluster/ingest-journal';
 import {
   DEFAULT_FLOOD_LIMIT,
   MessageRouter,
@@ -184,9 +186,10 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
 
   let link: StationLink;
   try {
+    const parts: LinkParts = { router, registry, writer, offlineAfterMs, sweepMs, timers };
     link = external
-      ? await externalLink(ctx, options, { router, registry, offlineAfterMs, sweepMs, timers })
-      : await embeddedLink(ctx, { router, registry, metrics, offlineAfterMs, sweepMs, timers });
+      ? await externalLink(ctx, options, parts)
+      : await embeddedLink(ctx, { ...parts, metrics });
   } catch (err) {
     stopTimers();
     await writer.stop();
@@ -216,6 +219,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
       delete ctx.services.network;
       await link.close();
       await writer.stop();
+      await link.afterWriter?.();
       await store.close();
     },
   };
@@ -230,10 +234,13 @@ interface StationLink {
   disconnect(connection: object): void;
   accountPasswordChanged(userId: string, password: string): Promise<number>;
   close(): Promise<void>;
+  /** after the writer stopped */
+  afterWriter?(): Promise<void>;
 }
 
 interface LinkParts {
   router: MessageRouter;
+  writer: BatchWriter;
   registry: StationRegistry;
   offlineAfterMs: number;
   sweepMs: number;
@@ -333,7 +340,7 @@ const MAX_STATION_KEYS = 200_000;
 async function externalLink(
   ctx: AppContext,
   options: NetworkPartOptions,
-  { router, registry, offlineAfterMs, sweepMs, timers }: LinkParts,
+  { router, registry, writer, offlineAfterMs, sweepMs, timers }: LinkParts,
 ): Promise<StationLink> {
   const { config, log: rootLog } = ctx;
   const broker = config.mqtt.external;
@@ -342,14 +349,20 @@ async function externalLink(
   const db = ctx.database.db;
   const { dynsec, accounts, serverPassword } = await connectBrokerAccounts(ctx, broker, log);
   let ingest: ExternalBroker;
+  const keys = new StationKeys();
+  // With shared state, receptions are journaled before the broker is told they arrived.
+  const journal = ctx.services.shared
+    ? new IngestJournal(ctx.services.shared, broker.clientId, log)
+    : null;
+  let onMessage = (topic: string, payload: Buffer) => router.handle(topic, payload, keys.of(topic));
   try {
     await reconcileBrokerAccounts(ctx, accounts);
-    const keys = new StationKeys();
+    if (journal) onMessage = await journaled(journal, router, writer, keys, log);
     ingest = await connectExternalBroker({
       broker,
       password: serverPassword,
       log,
-      onMessage: (topic, payload) => router.handle(topic, payload, keys.of(topic)),
+      onMessage: (topic, payload) => onMessage(topic, payload),
     });
   } catch (err) {
     await dynsec.close();
@@ -368,6 +381,16 @@ async function externalLink(
     );
   every(sweepMs, sweep, 'offline sweep');
   every(options.storedStateRefreshMs ?? 10_000, refresh, 'station state refresh');
+  // A station another instance just stored (its event crossed over with REDIS_URL): read storage
+  // now rather than at the next refresh, at most once a second.
+  let refreshing: Promise<void> | null = null;
+  const unsubscribe = ctx.events.subscribe('stations-changed', ({ stationIds }) => {
+    if (refreshing || stationIds.every((id) => registry.isKnown(id))) return;
+    refreshing = refresh()
+      .catch((err: unknown) => log.warn({ err }, 'station state refresh failed'))
+      .then(() => new Promise<void>((r) => setTimeout(r, 1_000).unref()))
+      .finally(() => (refreshing = null));
+  });
   every(
     options.reconcileMs ?? 10 * 60_000,
     () => reconcileBrokerAccounts(ctx, accounts),
@@ -388,9 +411,54 @@ async function externalLink(
       return 0;
     },
     async close() {
+      unsubscribe();
       await ingest.close();
       await dynsec.close();
     },
+    // After the writer's last batch: the entries it settled are deleted.
+    afterWriter: async () => journal?.flush(),
+  };
+}
+
+const isRxTopic = (topic: string) => topic.endsWith(`/tele/${TELE_TOPICS.rx}`);
+
+/**
+ * The journaled message handler (cluster/ingest-journal.ts): a `tele/rx` is written to the
+ * journal, then handled; its entry is deleted when the reception it became committed, or at
+ * once when it was dropped. First, what a previous start of this instance left is ingested again.
+ */
+async function journaled(
+  journal: IngestJournal,
+  router: MessageRouter,
+  writer: BatchWriter,
+  keys: StationKeys,
+  log: Logger,
+): Promise<(topic: string, payload: Buffer) => void | Promise<void>> {
+  const held = new Set<string>();
+  writer.receipts = {
+    queued: (receipt) => held.add(receipt),
+    settled(receipts) {
+      for (const r of receipts) held.delete(r);
+      journal.settle(receipts);
+    },
+  };
+  const handle = async (topic: string, payload: Buffer, receipt: string) => {
+    await router.handle(topic, payload, keys.of(topic), receipt);
+    if (!held.has(receipt)) journal.settle([receipt]);
+  };
+  let replayed = 0;
+  for await (const page of journal.left()) {
+    for (const entry of page) await handle(entry.topic, entry.payload, entry.id);
+    replayed += page.length;
+    // Page by page through the queue, so replaying never overflows it.
+    await writer.flush();
+  }
+  if (replayed > 0) log.info({ replayed }, 'receptions left in the ingest journal ingested again');
+  return async (topic, payload) => {
+    if (!isRxTopic(topic)) return router.handle(topic, payload, keys.of(topic));
+    const receipt = await journal.write(topic, payload);
+    if (receipt === null) return router.handle(topic, payload, keys.of(topic));
+    await handle(topic, payload, receipt);
   };
 }
 

@@ -44,6 +44,13 @@ function bump(counts: Map<string, number>, key: string, by: number): void {
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
+/** Told which journal receipts (ReceptionWrite.receipt) were queued and which committed. */
+export interface ReceiptTracker {
+  queued(receipt: string): void;
+  /** the batch that carried them committed (stored, or found a copy stored) */
+  settled(receipts: string[]): void;
+}
+
 export class BatchWriter {
   private queue: WriteOp[] = [];
   private queuedReceptions = 0;
@@ -61,6 +68,8 @@ export class BatchWriter {
   private owed = false;
   private lastSettledAt = 0;
   private stopped = false;
+  /** set by the network part when receptions carry journal receipts */
+  receipts: ReceiptTracker | null = null;
 
   constructor(
     private readonly store: BatchStore,
@@ -98,6 +107,7 @@ export class BatchWriter {
       bump(this.queuedByStation, stationId, 1);
       bump(this.queuedByUser, userId, 1);
       this.metrics.receptionsQueued += 1;
+      if (op.write.receipt !== undefined) this.receipts?.queued(op.write.receipt);
     }
     this.queue.push(op);
     return null;
@@ -196,11 +206,14 @@ export class BatchWriter {
     this.queuedReceptions -= outcome.receptions + outcome.duplicates;
     // A station's copy that another instance had already stored (shared ingest).
     for (let i = 0; i < outcome.duplicates; i += 1) this.metrics.drop('duplicate-reception');
+    const receipts: string[] = [];
     for (const op of batch) {
       if (op.kind !== 'reception') continue;
       bump(this.queuedByStation, op.write.reception.stationId, -1);
       bump(this.queuedByUser, op.write.reception.userId, -1);
+      if (op.write.receipt !== undefined) receipts.push(op.write.receipt);
     }
+    if (receipts.length > 0) this.receipts?.settled(receipts);
     this.metrics.receptionsStored += outcome.receptions;
     this.metrics.packetsStored += outcome.newPackets.length;
     this.metrics.batchesWritten += 1;

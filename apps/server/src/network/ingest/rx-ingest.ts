@@ -39,6 +39,8 @@ export interface RxStation {
 /** One reception as it arrived, before it is merged. */
 interface Arrival {
   station: RxStation;
+  /** its ingest journal entry (cluster/ingest-journal.ts) */
+  receipt: string | undefined;
   rx: RxPayload;
   sat: NetworkSatellite;
   bytes: Buffer;
@@ -70,7 +72,11 @@ export class RxIngest {
    * Null when the reception was queued, otherwise why it was dropped. A promise of that when the
    * frame is claimed in the index shared with other instances.
    */
-  accept(station: RxStation, rx: RxPayload): DropReason | null | Promise<DropReason | null> {
+  accept(
+    station: RxStation,
+    rx: RxPayload,
+    receipt?: string,
+  ): DropReason | null | Promise<DropReason | null> {
     // Before any decoding: a station over its share of the queue costs nothing more.
     const room = this.writer.roomFor(station.id, station.userId);
     if (room) return room;
@@ -86,7 +92,18 @@ export class RxIngest {
     const crcError = rx.crc_error || startsWith(bytes, CRC_MARKER_BYTES);
     const location: [number, number] = [rx.station_location[0], rx.station_location[1]];
     const hash = digestOf('sha256', Buffer.concat([sat.nameBytes, bytes]), 'hex');
-    const arrival: Arrival = { station, rx, sat, bytes, crcError, location, hash, now, at };
+    const arrival: Arrival = {
+      station,
+      receipt,
+      rx,
+      sat,
+      bytes,
+      crcError,
+      location,
+      hash,
+      now,
+      at,
+    };
 
     // CRC-error reports all carry the same marker bytes: they never merge.
     if (crcError) return this.create(arrival, { packetId: newPacketId(now), firstAt: now, at });
@@ -190,7 +207,7 @@ export class RxIngest {
     satPos: MergeEntry['satPos'],
     decoded: boolean,
   ): DropReason | null {
-    const { station, rx, sat, crcError, location, now, at } = arrival;
+    const { station, receipt, rx, sat, crcError, location, now, at } = arrival;
     const geometry = receptionGeometry(sat.tle, at, location, rx.frequency, satPos);
     return this.writer.enqueue({
       kind: 'reception',
@@ -202,6 +219,7 @@ export class RxIngest {
         satPos,
         crcError,
         decoded,
+        ...(receipt === undefined ? {} : { receipt }),
         reception: {
           packetId,
           stationId: station.id,

@@ -37,6 +37,8 @@ export interface ReceptionWrite {
   crcError: boolean;
   /** the frame decoded: a confirmed packet for the station */
   decoded: boolean;
+  /** the ingest journal's entry of this reception, settled when its batch commits */
+  receipt?: string;
 }
 
 /**
