@@ -277,7 +277,7 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
     case 'satellites refresh-tles':
       return refreshTles(ctx, command.force);
     case 'seed': {
-      const satellites = await seedCatalogue(ctx.database);
+      const satellites = await seedCatalogue(ctx.database, { demo: ctx.config.demo });
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };
     }
     case 'broker mosquitto-config': {
