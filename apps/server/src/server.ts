@@ -32,7 +32,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const applied = await migrateToLatest(database.db, database.dialect);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
   if (config.seedOnEmpty && (await isCatalogueEmpty(database))) {
-    const n = await seedCatalogue(database);
+    const n = await seedCatalogue(database, { demo: config.demo });
     log.info({ satellites: n }, 'catalogue seeded');
   }
   const services: AppContext['services'] = {};

@@ -55,6 +55,7 @@ interface Entry {
   images: string[];
   decoder: string | null;
   webTemplate: string;
+  invented?: boolean;
 }
 
 const files = readdirSync(join(SEED_DIR, 'satellites')).filter((f) => f.endsWith('.json'));
@@ -230,6 +231,11 @@ describe('real satellites', () => {
     const realNames = new Set(REAL.map((r) => r.name));
     for (const e of entries)
       if (!realNames.has(e.name)) expect(e.decoder, e.name).toBe('tinygs_demo');
+  });
+
+  it('mark every other satellite as invented (DEMO=0 leaves those out)', () => {
+    const realNames = new Set(REAL.map((r) => r.name));
+    for (const e of entries) expect(e.invented === true, e.name).toBe(!realNames.has(e.name));
   });
 });
 

@@ -13,6 +13,12 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
   pictures approve ID          approve a pending picture (it becomes public)
   pictures reject ID           reject a picture: its files are deleted, the owner no longer sees it
   satellites import FILE       add or update satellites from a JSON file (one entry or an array)
+  satellites import-satnogs --satellites FILE --transmitters FILE [--tle FILE]
+  satellites import-satnogs --url BASE
+                               add or update the satellites with a LoRa or FSK downlink from
+                               SatNOGS DB documents (/api/satellites/, /api/transmitters/,
+                               /api/tle/ as saved, or fetched from BASE, e.g. https://db.satnogs.org);
+                               operator edits are kept, a second run changes nothing
   satellites refresh-tles [--force]
                                fetch element sets from TLE_SOURCES now and store the newer valid
                                ones; --force also takes sets older than the held ones (exit code 1
@@ -48,6 +54,31 @@ export const CommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('pictures reject'), id: pictureId }),
   z.object({ command: z.literal('satellites import'), file }),
   z.object({ command: z.literal('satellites refresh-tles'), force: z.boolean() }),
+  z
+    .object({
+      command: z.literal('satellites import-satnogs'),
+      satellitesFile: file.optional(),
+      transmittersFile: file.optional(),
+      tleFile: file.optional(),
+      url: z
+        .string()
+        .max(500)
+        .regex(/^https?:\/\/[^\s]+$/, '--url must be an http(s) address')
+        .optional(),
+    })
+    .refine(
+      (c) =>
+        c.url !== undefined
+          ? c.satellitesFile === undefined &&
+            c.transmittersFile === undefined &&
+            c.tleFile === undefined
+          : c.satellitesFile !== undefined && c.transmittersFile !== undefined,
+      {
+        message:
+          'import-satnogs takes --satellites FILE and --transmitters FILE (and --tle FILE), or --url BASE',
+        path: ['arguments'],
+      },
+    ),
   z.object({ command: z.literal('packets import'), file }),
   z
     .object({
@@ -103,6 +134,10 @@ export function readArgs(argv: string[]): ParsedArgs {
         port: { type: 'string' },
         bind: { type: 'string' },
         force: { type: 'boolean', default: false },
+        satellites: { type: 'string' },
+        transmitters: { type: 'string' },
+        tle: { type: 'string' },
+        url: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -133,6 +168,10 @@ export function readArgs(argv: string[]): ParsedArgs {
     port: values.port,
     bind: values.bind,
     force: values.force === true,
+    satellitesFile: values.satellites,
+    transmittersFile: values.transmitters,
+    tleFile: values.tle,
+    url: values.url,
   });
   if (!result.success) {
     const issue = result.error.issues[0];

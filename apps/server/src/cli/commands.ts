@@ -35,6 +35,15 @@ import {
 } from '../importer/live-document';
 import { writeMosquittoConfig } from '../network/mosquitto-config';
 import { refreshElementSets, type RefreshReport } from '../elements/refresh';
+import {
+  fetchSatnogs,
+  importSatnogs,
+  parseSatnogsJson,
+  readSatnogsFile,
+  SatnogsImportError,
+  type ImportReport,
+  type SatnogsDocuments,
+} from '../importer/satnogs-db';
 import type { CliCommand } from './args';
 
 export interface CommandOutput {
@@ -130,6 +139,57 @@ async function refreshTles(ctx: AppContext, force: boolean): Promise<CommandOutp
     throw new CliError('TLE_SOURCES is not set: name the element-set sources (docs/OPERATIONS.md)');
   const report = await refreshElementSets(ctx, { force });
   return { json: report, text: refreshText(report), exitCode: report.ok ? 0 : 1 };
+}
+
+function importText(report: ImportReport): string {
+  const lines = [
+    `Read ${report.satellites} satellite(s) and ${report.transmitters} transmitter(s): ${report.candidates} with a LoRa or FSK downlink the stations receive.`,
+  ];
+  if (!report.changed) {
+    lines.push('Nothing changed: the catalogue already holds what these documents say.');
+    return lines.join('\n');
+  }
+  lines.push(`Created ${report.created.length}`);
+  for (const c of report.created)
+    lines.push(
+      `  ${c.name} (NORAD ${c.norad ?? 'none'}, ${c.status}, ${c.configurations} configuration(s))`,
+    );
+  lines.push(`Updated ${report.updated.length}`);
+  for (const u of report.updated) lines.push(`  ${u.name}: ${u.changed.join(', ')}`);
+  lines.push(`Unchanged: ${report.unchanged}`);
+  if (report.elementSets)
+    lines.push(
+      `Element sets: ${report.elementSets.updated.length} updated, ${report.elementSets.unchanged} unchanged, ${report.elementSets.rejected} rejected`,
+    );
+  return lines.join('\n');
+}
+
+async function importFromSatnogs(
+  ctx: AppContext,
+  command: Extract<CliCommand, { command: 'satellites import-satnogs' }>,
+): Promise<CommandOutput> {
+  try {
+    let documents: SatnogsDocuments;
+    if (command.url) {
+      documents = await fetchSatnogs(command.url, {
+        timeoutMs: ctx.config.elementSets.fetchTimeoutMs,
+        userAgent: `${ctx.config.productName} network server (${ctx.config.publicUrl})`,
+      });
+    } else {
+      const read = async (file: string, what: string) =>
+        parseSatnogsJson(await readSatnogsFile(resolve(file)), what);
+      documents = {
+        satellites: await read(command.satellitesFile ?? '', 'satellites'),
+        transmitters: await read(command.transmittersFile ?? '', 'transmitters'),
+        ...(command.tleFile ? { tle: await readSatnogsFile(resolve(command.tleFile)) } : {}),
+      };
+    }
+    const report = await importSatnogs(ctx, documents);
+    return { json: report, text: importText(report) };
+  } catch (err) {
+    if (err instanceof SatnogsImportError) throw new CliError(err.message);
+    throw err;
+  }
 }
 
 async function setStatus(ctx: AppContext, id: string, status: number): Promise<CommandOutput> {
@@ -232,10 +292,12 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
       return setStatus(ctx, command.id, PICTURE_STATUS.rejected);
     case 'satellites import':
       return importSatellites(ctx, command.file);
+    case 'satellites import-satnogs':
+      return importFromSatnogs(ctx, command);
     case 'satellites refresh-tles':
       return refreshTles(ctx, command.force);
     case 'seed': {
-      const satellites = await seedCatalogue(ctx.database);
+      const satellites = await seedCatalogue(ctx.database, { demo: ctx.config.demo });
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };
     }
     case 'broker mosquitto-config': {

@@ -3,16 +3,22 @@
 // per satellite and stores it over an older one. A failed source, a malformed document or a set
 // that fails a check changes nothing: the satellite keeps the last good set it had.
 import { createHash } from 'node:crypto';
-import { parseTle, subSatellitePoint, TleFormatError, type Tle } from '@tinygs/orbit';
 import type { AppContext } from '../context';
 import {
   listHeldSets,
   readSourceStates,
   saveSourceState,
-  storeElementSet,
   type HeldSet,
   type SourceState,
 } from '../repositories/element-sets';
+import {
+  applyElementSets,
+  groupByNorad,
+  Rejections,
+  type FoundSet,
+  type Rejection,
+  type UpdatedSet,
+} from './apply';
 import {
   isHttpSource,
   readSource,
@@ -20,7 +26,7 @@ import {
   SourceError,
   type Validators,
 } from './fetch-source';
-import { DocumentFormatError, readElementDocument, type CandidateSet } from './formats';
+import { DocumentFormatError, readElementDocument } from './formats';
 
 /** In a source URL, replaced by each catalogue satellite's NORAD id (one request per satellite). */
 export const NORAD_PLACEHOLDER = '{NORAD}';
@@ -28,9 +34,6 @@ export const NORAD_PLACEHOLDER = '{NORAD}';
 const RETIRED = new Set(['Inactive', 'BInactive']);
 /** Requests in flight at once when a source is asked per satellite. */
 const CONCURRENCY = 4;
-/** An epoch further ahead of now than this is a broken set, not a prediction. */
-const MAX_EPOCH_AHEAD_MS = 86_400_000;
-const MAX_REPORTED_REJECTIONS = 200;
 
 export interface RefreshOptions {
   /** accept sets older than the held ones, and ask unconditionally */
@@ -51,22 +54,9 @@ export interface SourceReport {
   errors: string[];
 }
 
-export interface Rejection {
-  satellite: string | null;
-  norad: number | null;
-  source: string;
-  reason: string;
-}
-
 export interface RefreshReport {
   sources: SourceReport[];
-  updated: {
-    satellite: string;
-    norad: number;
-    epoch: string;
-    previousEpoch: string | null;
-    source: string;
-  }[];
+  updated: UpdatedSet[];
   /** satellites whose held set is the newest any source had */
   unchanged: number;
   rejected: Rejection[];
@@ -84,17 +74,6 @@ interface Request {
   key: string;
   /** set for per-satellite requests: answers about another satellite are refused */
   norad: number | null;
-}
-
-interface Found {
-  candidate: CandidateSet;
-  source: string;
-}
-
-interface Valid {
-  tle: Tle;
-  lines: [string, string, string];
-  source: string;
 }
 
 function requestsFor(sources: readonly string[], held: readonly HeldSet[]): Request[] {
@@ -121,27 +100,6 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
   }
 }
 
-function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** A set kept only when it parses (checksums, lengths), is for its satellite and propagates now. */
-function validate(candidate: CandidateSet, now: number): Tle | string {
-  let tle: Tle;
-  try {
-    tle = parseTle(candidate.lines);
-  } catch (err) {
-    if (err instanceof TleFormatError) return err.message;
-    throw err;
-  }
-  if (tle.noradId !== candidate.norad)
-    return `catalogue number ${tle.noradId} does not match NORAD ${candidate.norad}`;
-  const epoch = tle.epoch.getTime();
-  if (epoch > now + MAX_EPOCH_AHEAD_MS) return `epoch ${iso(epoch)} is in the future`;
-  if (!subSatellitePoint(tle, now)) return 'SGP4 cannot propagate the set to now (decayed?)';
-  return tle;
-}
-
 export async function refreshElementSets(
   ctx: RefreshContext,
   options: RefreshOptions = {},
@@ -151,8 +109,7 @@ export async function refreshElementSets(
   const force = options.force === true;
   const now = options.now ?? Date.now();
   const held = await listHeldSets(db);
-  const heldByNorad = new Map<number, HeldSet[]>();
-  for (const h of held) heldByNorad.set(h.norad, [...(heldByNorad.get(h.norad) ?? []), h]);
+  const heldByNorad = groupByNorad(held);
   const requests = requestsFor(sources, held);
   const states = await readSourceStates(
     db,
@@ -164,15 +121,8 @@ export async function refreshElementSets(
       { source, requests: 0, fetched: 0, notModified: 0, failed: 0, sets: 0, errors: [] },
     ]),
   );
-  const rejected: Rejection[] = [];
-  let rejectedTotal = 0;
-  const reject = (r: Rejection) => {
-    rejectedTotal += 1;
-    if (rejected.length < MAX_REPORTED_REJECTIONS) rejected.push(r);
-  };
-  const nameOf = (norad: number | null) =>
-    norad === null ? null : (heldByNorad.get(norad)?.[0]?.name ?? null);
-  const found: Found[] = [];
+  const rejections = new Rejections(heldByNorad);
+  const found: FoundSet[] = [];
   const newValidators: { request: Request; validators: Validators }[] = [];
   const userAgent = `${ctx.config.productName} network server (${ctx.config.publicUrl})`;
 
@@ -201,22 +151,16 @@ export async function refreshElementSets(
       report.sets += document.sets.length;
       for (const record of document.rejected) {
         if (record.norad !== null && heldByNorad.has(record.norad))
-          reject({
-            satellite: nameOf(record.norad),
-            norad: record.norad,
-            source: label,
-            reason: record.reason,
-          });
+          rejections.add(record.norad, label, record.reason);
       }
       for (const candidate of document.sets) {
         if (!heldByNorad.has(candidate.norad)) continue;
         if (request.norad !== null && candidate.norad !== request.norad) {
-          reject({
-            satellite: nameOf(candidate.norad),
-            norad: candidate.norad,
-            source: label,
-            reason: `the answer for NORAD ${request.norad} carried a set for ${candidate.norad}`,
-          });
+          rejections.add(
+            candidate.norad,
+            label,
+            `the answer for NORAD ${request.norad} carried a set for ${candidate.norad}`,
+          );
           continue;
         }
         found.push({ candidate, source: label });
@@ -237,63 +181,10 @@ export async function refreshElementSets(
     }
   });
 
-  // The newest valid set per satellite, whichever source had it.
-  const best = new Map<number, Valid>();
-  for (const { candidate, source } of found) {
-    const result = validate(candidate, now);
-    if (typeof result === 'string') {
-      reject({
-        satellite: nameOf(candidate.norad),
-        norad: candidate.norad,
-        source,
-        reason: result,
-      });
-      continue;
-    }
-    const current = best.get(candidate.norad);
-    if (!current || result.epoch.getTime() > current.tle.epoch.getTime())
-      best.set(candidate.norad, { tle: result, lines: candidate.lines, source });
-  }
-
-  const updated: RefreshReport['updated'] = [];
-  let unchanged = 0;
-  for (const [norad, set] of best) {
-    const epochMs = set.tle.epoch.getTime();
-    for (const h of heldByNorad.get(norad) ?? []) {
-      const sameSet = h.tle === JSON.stringify(set.lines);
-      if (h.tleEpoch !== null && !force && epochMs < h.tleEpoch) {
-        reject({
-          satellite: h.name,
-          norad,
-          source: set.source,
-          reason: `epoch ${iso(epochMs)} is older than the held set's ${iso(h.tleEpoch)}`,
-        });
-        continue;
-      }
-      if (sameSet || (!force && h.tleEpoch === epochMs)) {
-        unchanged += 1;
-        continue;
-      }
-      const stored = await storeElementSet(db, {
-        name: h.name,
-        lines: set.lines,
-        epochMs,
-        source: set.source,
-        force,
-      });
-      if (!stored) {
-        unchanged += 1;
-        continue;
-      }
-      updated.push({
-        satellite: h.name,
-        norad,
-        epoch: set.tle.epoch.toISOString(),
-        previousEpoch: iso(h.tleEpoch),
-        source: set.source,
-      });
-    }
-  }
+  const { updated, unchanged } = await applyElementSets(db, heldByNorad, found, rejections, {
+    force,
+    now,
+  });
 
   // Validators are kept only once what their answer held has been stored.
   for (const { request, validators } of newValidators) {
@@ -318,8 +209,8 @@ export async function refreshElementSets(
     sources: sourceReports,
     updated,
     unchanged,
-    rejected,
-    rejectedTotal,
+    rejected: rejections.list,
+    rejectedTotal: rejections.total,
     ok: !failedAll,
   };
 }

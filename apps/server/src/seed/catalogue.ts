@@ -1,6 +1,6 @@
 // Loads the satellite catalogue (apps/server/seed/satellites/*.json, templates and images beside
-// them) into storage. Data, not code: adding a satellite is adding a file. Also used by the CLI's
-// `satellites import FILE`.
+// them) into storage; with DEMO=0 only its real satellites. Data, not code: adding a satellite is
+// adding a file. Also used by the CLI's `satellites import FILE`.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SatelliteStatusSchema } from '@tinygs/contracts';
@@ -13,6 +13,8 @@ export const SEED_DIR = join(REPO_ROOT, 'apps/server/seed');
 
 export const CatalogueEntrySchema = z.object({
   name: z.string().min(1).max(64),
+  /** made up for the demo: left out with DEMO=0 */
+  invented: z.boolean().default(false),
   displayName: z.string().min(1).max(64),
   norad: z.number().int().positive().nullable(),
   status: SatelliteStatusSchema,
@@ -148,8 +150,22 @@ export async function upsertSatellites(
   return items.length;
 }
 
-export async function seedCatalogue(database: Db, dir = SEED_DIR): Promise<number> {
-  return upsertSatellites(database, readCatalogue(dir));
+/**
+ * Loads the seed catalogue. Without the demo (DEMO=0) only the real satellites are loaded, and
+ * without their element sets: the seed's are made up, a refresh (TLE_SOURCES) brings real ones.
+ */
+export async function seedCatalogue(
+  database: Db,
+  options: { demo: boolean; dir?: string } = { demo: true },
+): Promise<number> {
+  const items = readCatalogue(options.dir).flatMap((item) =>
+    options.demo
+      ? [item]
+      : item.entry.invented
+        ? []
+        : [{ ...item, entry: { ...item.entry, tle: null } }],
+  );
+  return upsertSatellites(database, items);
 }
 
 export async function isCatalogueEmpty(database: Db): Promise<boolean> {
