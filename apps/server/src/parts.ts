@@ -4,6 +4,7 @@
 import type { AppContext } from './context';
 import { demoUserPart } from './accounts/demo-user';
 import { tokenHousekeepingPart } from './accounts/housekeeping';
+import { healthRetentionPart } from './health/retention';
 import { botPart } from './bot/part';
 import { mailPart } from './mail/part';
 import { networkPart } from './network/part';
@@ -25,6 +26,7 @@ export const parts: Part[] = [
   botPart,
   demoUserPart,
   tokenHousekeepingPart,
+  healthRetentionPart,
   networkPart,
   autoTunePart,
   simulatorPart,

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_initial';
 import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
 import * as m0011 from './migrations/0011_api_tokens';
+import * as m0012 from './migrations/0012_station_health';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_drop_frame_hash_index': m0002,
   '0005_station_credentials': m0005,
   '0011_api_tokens': m0011,
+  '0012_station_health': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -200,6 +200,22 @@ export interface ApiTokensTable {
   lastUsedAt: number | null;
 }
 
+export interface StationStatusEventsTable {
+  stationId: string;
+  at: number;
+  online: number; // 1 came online, 0 went offline
+  cause: string; // STATION_STATUS_CAUSES
+}
+
+export interface StationUptimeDailyTable {
+  stationId: string;
+  day: string; // YYYY-MM-DD (UTC)
+  onlineMs: number;
+  knownMs: number; // the part of the day the state is known (from the first transition on)
+  outages: number;
+  onlineAtEnd: number; // the state at the end of the day, 0/1
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -215,6 +231,8 @@ export interface Database {
   pendingCreations: PendingCreationsTable;
   stationCredentials: StationCredentialsTable;
   apiTokens: ApiTokensTable;
+  stationStatusEvents: StationStatusEventsTable;
+  stationUptimeDaily: StationUptimeDailyTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -75,12 +75,23 @@ function isDatabaseOutage(err: unknown): boolean {
   );
 }
 
-/** Whether any string in a parsed request part holds U+0000 (bodies are bounded, so the walk is too). */
+/**
+ * Whether any string in a parsed request part holds U+0000 (bodies are bounded, so the walk is
+ * too). Iterative: a 16-KiB body can nest arrays thousands deep, past the call stack.
+ */
 function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, v]) => key.includes('\u0000') || containsNul(v));
+  const pending: unknown[] = [value];
+  for (let v = pending.pop(); pending.length > 0 || v !== undefined; v = pending.pop()) {
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(item);
+      }
+    }
   }
   return false;
 }

@@ -4,6 +4,7 @@ import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS } from '@tinygs/contrac
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../parts';
 import { COUNTERS, setCounter } from '../repositories/counters';
+import { recordRestartOffline } from '../repositories/station-health';
 import {
   loadSilentStationIds,
   loadStationIds,
@@ -137,6 +138,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     registry.syncStored(await loadStationStates(db));
   } else {
     // Nobody is connected to a broker that is just starting.
+    await recordRestartOffline(db, Date.now());
     await markAllStationsOffline(db);
     await setCounter(db, COUNTERS.stations, 0);
     registry.addKnown(await loadStationIds(db));

@@ -11,6 +11,7 @@ import {
   stationRoutes,
   tokenRoutes,
 } from '../../accounts/routes';
+import { healthRoutes } from '../../health/health-routes';
 import { sseRoutes } from '../../network/sse-route';
 import { metricsRoutes } from '../../ops/metrics-route';
 import { catalogueRoutes } from '../../public-api/catalogue-routes';
@@ -24,6 +25,7 @@ export const routeModules: RouteModule[] = [
   catalogueRoutes,
   packetRoutes,
   publicStationRoutes,
+  healthRoutes,
   exportRoutes,
   loginRoutes,
   profileRoutes,

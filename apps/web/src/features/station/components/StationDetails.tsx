@@ -9,6 +9,7 @@ import { Section } from '../../../components/Section';
 import type { Session } from '../../../lib/session';
 import { StationPacketsMap } from '../../map';
 import { useStationPackets } from '../api/stationPackets';
+import { StationHealth } from '../health/StationHealth';
 import { CAN_DRAW_CANVAS } from '../lib/canDraw';
 import { InfoPanel } from './InfoPanel';
 import { PacketRows } from './PacketRows';
@@ -35,6 +36,7 @@ export function StationDetails({ station, isOwner, session }: StationDetailsProp
       <InfoPanel station={station} isOwner={isOwner} />
       <SatelliteFilter packets={packets.packets} value={satellite} onChange={setSatellite} />
       <StationStats stationId={station.id} satellite={satellite} />
+      <StationHealth stationId={station.id} createdAt={station.creationDate} />
       {viewerSatellite && (
         <Section title="Satellite viewer" id="station-viewer">
           <SatelliteViewer satellite={viewerSatellite} location={station.location} />
