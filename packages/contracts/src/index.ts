@@ -10,3 +10,4 @@ export * from './events';
 export * from './mqtt';
 export * from './tokens';
 export * from './health';
+export * from './passes';

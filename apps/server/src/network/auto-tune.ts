@@ -1,6 +1,6 @@
 // Auto-tune (PROTOCOL.md): stations whose owner chose a band are retuned to the supported
 // satellite of that band that stands highest above the station now or within the next minutes.
-import { bandOfFrequency, type ModemConf } from '@tinygs/contracts';
+import { bandOfFrequency, type Band, type ModemConf } from '@tinygs/contracts';
 import { maxElevationWithin } from '@tinygs/orbit';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../parts';
@@ -21,6 +21,19 @@ export interface AutoTuneChoice {
 }
 
 const ELEVATION_STEP_S = 60;
+/** A pass starting within this many minutes counts (the default of AutoTuneOptions). */
+export const AUTO_TUNE_LOOKAHEAD_MINUTES = 15;
+
+/** Whether auto-tune considers the satellite for a station of `band` (pass predictions use it too). */
+export function isAutoTuneCandidate(satellite: NetworkSatellite, band: Band): boolean {
+  const configuration = satellite.configurations[0];
+  return (
+    satellite.status === 'Supported' &&
+    satellite.tle !== null &&
+    configuration !== undefined &&
+    bandOfFrequency(configuration.freq) === band
+  );
+}
 
 /** The best satellite for a station at `atMs`, or null when none of its band rises in the window. */
 export function chooseSatellite(
@@ -33,8 +46,7 @@ export function chooseSatellite(
   const observer = { latDeg: station.lat, lngDeg: station.lng, altKm: 0 };
   for (const satellite of satellites) {
     const configuration = satellite.configurations[0];
-    if (satellite.status !== 'Supported' || !satellite.tle || !configuration) continue;
-    if (bandOfFrequency(configuration.freq) !== station.band) continue;
+    if (!isAutoTuneCandidate(satellite, station.band) || !satellite.tle || !configuration) continue;
     const peak = maxElevationWithin(
       satellite.tle,
       observer,
@@ -85,7 +97,7 @@ export function createAutoTunePart(options: AutoTuneOptions = {}): Part {
       let running: Promise<void> | null = null;
       const timer = setInterval(() => {
         if (running) return;
-        running = tuneAll(ctx, options.lookaheadMinutes ?? 15)
+        running = tuneAll(ctx, options.lookaheadMinutes ?? AUTO_TUNE_LOOKAHEAD_MINUTES)
           .then((n) => {
             if (n > 0) log.debug({ retuned: n }, 'stations auto-tuned');
           })

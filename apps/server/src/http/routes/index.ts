@@ -13,6 +13,7 @@ import {
 } from '../../accounts/routes';
 import { healthRoutes } from '../../health/health-routes';
 import { sseRoutes } from '../../network/sse-route';
+import { passRoutes } from '../../passes/pass-routes';
 import { metricsRoutes } from '../../ops/metrics-route';
 import { catalogueRoutes } from '../../public-api/catalogue-routes';
 import { exportRoutes } from '../../public-api/export-routes';
@@ -26,6 +27,7 @@ export const routeModules: RouteModule[] = [
   packetRoutes,
   publicStationRoutes,
   healthRoutes,
+  passRoutes,
   exportRoutes,
   loginRoutes,
   profileRoutes,
