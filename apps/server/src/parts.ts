@@ -4,6 +4,7 @@
 import type { Part } from './part';
 import { demoUserPart } from './accounts/demo-user';
 import { tokenHousekeepingPart } from './accounts/housekeeping';
+import { healthRetentionPart } from './health/retention';
 import { botPart } from './bot/part';
 import { elementSetsPart } from './elements/part';
 import { mailPart } from './mail/part';
@@ -21,6 +22,7 @@ export const parts: Part[] = [
   elected(botPart),
   elected(demoUserPart),
   elected(tokenHousekeepingPart),
+  elected(healthRetentionPart),
   networkPart,
   elected(autoTunePart),
   elected(elementSetsPart),

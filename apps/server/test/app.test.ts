@@ -35,6 +35,17 @@ describe.each(DIALECTS)('HTTP skeleton on %s', (dialect) => {
     expect(res.json().error).toMatch(/Not found/);
   });
 
+  it('answers a body nested thousands deep with a client error, not a crash', async () => {
+    const res = await server.app.inject({
+      method: 'PUT',
+      url: '/v1/station/Deep_GS@1',
+      headers: { 'content-type': 'application/json' },
+      payload: `${'['.repeat(8000)}${']'.repeat(8000)}`,
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+  });
+
   it('seeds the catalogue on an empty database', async () => {
     const rows = await server.ctx.database.db.selectFrom('satellites').select('name').execute();
     expect(rows.length).toBeGreaterThanOrEqual(40);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config';
 import { fetchSatnogs, importSatnogs } from '../src/importer/satnogs-db';
-import { runCli } from './cli-process';
+import { CLI_TEST_TIMEOUT_MS, cliEnvironment, runCli } from './cli-process';
 import { startSourceServer, type SourceServer } from './element-sources';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
@@ -47,112 +47,118 @@ describe.each(DIALECTS)('SatNOGS DB import on %s', (dialect) => {
   }
   const snapshot = () => db().selectFrom('satellites').selectAll().orderBy('name').execute();
 
-  it('creates the LoRa/FSK satellites, updates statuses, keeps operator edits; a second run changes nothing', async () => {
-    // Operator edits made before the import.
-    await db()
-      .updateTable('satellites')
-      .set({
+  it(
+    'creates the LoRa/FSK satellites, updates statuses, keeps operator edits; a second run changes nothing',
+    async () => {
+      // Operator edits made before the import.
+      await db()
+        .updateTable('satellites')
+        .set({
+          displayName: 'Norby (NSU)',
+          description: 'Edited by the operator.',
+          webTemplate: '<p>{{ p.batteryVolts }}</p>',
+          status: 'SupportedSL',
+        })
+        .where('name', '=', 'Norbi')
+        .execute();
+      await db()
+        .updateTable('satellites')
+        .set({ longDescription: '<p>Our notes on FEES.</p>' })
+        .where('name', '=', 'FEES')
+        .execute();
+
+      const args = [
+        'satellites',
+        'import-satnogs',
+        '--satellites',
+        join(FIXTURES, 'satellites.json'),
+        '--transmitters',
+        join(FIXTURES, 'transmitters.json'),
+        '--tle',
+        join(FIXTURES, 'tle.json'),
+        '--json',
+      ];
+      const first = await runCli(args, cliEnvironment(server.ctx.config));
+      expect(first.code, first.stderr).toBe(0);
+      const report = JSON.parse(first.stdout);
+      expect(report).toMatchObject({
+        satellites: 8,
+        transmitters: 13,
+        // NORBI, FOSSASAT-2E11, GREENCUBE, UVSQ-SAT, FEES, LORALINK-1 (not the ISS: FM and AFSK;
+        // not QO-100: FSK at 10 GHz)
+        candidates: 6,
+        changed: true,
+      });
+      expect(report.created).toEqual([
+        { name: 'GREENCUBE', norad: 53106, status: 'Supported', configurations: 1 },
+        { name: 'UVSQ-SAT', norad: 47438, status: 'Supported', configurations: 1 },
+        { name: 'LORALINK-1', norad: 99487, status: 'Future', configurations: 1 },
+      ]);
+      expect(report.updated).toEqual(
+        expect.arrayContaining([
+          { name: 'FossaSat-2E11', norad: 52750, changed: ['status'] },
+          { name: 'FEES', norad: 48082, changed: expect.arrayContaining(['status']) },
+        ]),
+      );
+      expect(
+        report.elementSets.updated.map((u: { satellite: string }) => u.satellite).sort(),
+      ).toEqual(['GREENCUBE', 'Norbi', 'UVSQ-SAT']);
+
+      // Configurations from the transmitters: FSK baud -> br (kbps), GMSK deviation baud/4, LoRa
+      // settings named in the description; Hz -> MHz.
+      expect((await satellite('GREENCUBE')).configurations).toEqual([
+        { mode: 'FSK', freq: 435.31, br: 1.2, sat: 'GREENCUBE', NORAD: 53106 },
+      ]);
+      const uvsq = await satellite('UVSQ-SAT');
+      expect(uvsq.configurations).toEqual([
+        { mode: 'FSK', freq: 437.02, br: 9.6, fd: 2.4, sat: 'UVSQ-SAT', NORAD: 47438 },
+      ]);
+      expect(uvsq.images).toEqual([
+        'https://db-satnogs.freetls.fastly.net/media/satellites/uvsq-sat.jpg',
+      ]);
+      expect(uvsq.tleSource).toBe('satnogs-db');
+      expect(uvsq.launchDate).toBe(Date.parse('2021-01-24T15:00:00Z'));
+      const future = await server.app.inject({ url: '/v1/satellites?status=Future' });
+      expect(future.json()).toContainEqual(
+        expect.objectContaining({
+          name: 'LORALINK-1',
+          configurations: [
+            { mode: 'LoRa', freq: 868.4, sf: 12, bw: 125, cr: 5, sat: 'LORALINK-1', NORAD: 99487 },
+          ],
+        }),
+      );
+      // dead and re-entered -> Inactive.
+      const inactive = (await server.app.inject({ url: '/v1/satellitesIna' })).json() as Sat[];
+      expect(inactive.map((s) => s.name)).toEqual(
+        expect.arrayContaining(['FEES', 'FossaSat-2E11']),
+      );
+      // Not imported: no LoRa/FSK downlink the stations receive.
+      for (const name of ['ISS', 'QO-100']) {
+        const res = await server.app.inject({ url: `/v1/satellite/${name}` });
+        expect(res.statusCode).toBe(404);
+      }
+
+      // The operator's edits are still there.
+      const norbi = await satellite('Norbi');
+      expect(norbi).toMatchObject({
         displayName: 'Norby (NSU)',
         description: 'Edited by the operator.',
         webTemplate: '<p>{{ p.batteryVolts }}</p>',
         status: 'SupportedSL',
-      })
-      .where('name', '=', 'Norbi')
-      .execute();
-    await db()
-      .updateTable('satellites')
-      .set({ longDescription: '<p>Our notes on FEES.</p>' })
-      .where('name', '=', 'FEES')
-      .execute();
+      });
+      expect(norbi.configurations).toHaveLength(1);
+      expect(norbi.configurations[0]).toMatchObject({ sf: 10, bw: 250, sw: 18 });
+      expect((await satellite('FEES')).longDescription).toBe('<p>Our notes on FEES.</p>');
 
-    const args = [
-      'satellites',
-      'import-satnogs',
-      '--satellites',
-      join(FIXTURES, 'satellites.json'),
-      '--transmitters',
-      join(FIXTURES, 'transmitters.json'),
-      '--tle',
-      join(FIXTURES, 'tle.json'),
-      '--json',
-    ];
-    const first = await runCli(server, args);
-    expect(first.code, first.stderr).toBe(0);
-    const report = JSON.parse(first.stdout);
-    expect(report).toMatchObject({
-      satellites: 8,
-      transmitters: 13,
-      // NORBI, FOSSASAT-2E11, GREENCUBE, UVSQ-SAT, FEES, LORALINK-1 (not the ISS: FM and AFSK;
-      // not QO-100: FSK at 10 GHz)
-      candidates: 6,
-      changed: true,
-    });
-    expect(report.created).toEqual([
-      { name: 'GREENCUBE', norad: 53106, status: 'Supported', configurations: 1 },
-      { name: 'UVSQ-SAT', norad: 47438, status: 'Supported', configurations: 1 },
-      { name: 'LORALINK-1', norad: 99487, status: 'Future', configurations: 1 },
-    ]);
-    expect(report.updated).toEqual(
-      expect.arrayContaining([
-        { name: 'FossaSat-2E11', norad: 52750, changed: ['status'] },
-        { name: 'FEES', norad: 48082, changed: expect.arrayContaining(['status']) },
-      ]),
-    );
-    expect(
-      report.elementSets.updated.map((u: { satellite: string }) => u.satellite).sort(),
-    ).toEqual(['GREENCUBE', 'Norbi', 'UVSQ-SAT']);
-
-    // Configurations from the transmitters: FSK baud -> br (kbps), GMSK deviation baud/4, LoRa
-    // settings named in the description; Hz -> MHz.
-    expect((await satellite('GREENCUBE')).configurations).toEqual([
-      { mode: 'FSK', freq: 435.31, br: 1.2, sat: 'GREENCUBE', NORAD: 53106 },
-    ]);
-    const uvsq = await satellite('UVSQ-SAT');
-    expect(uvsq.configurations).toEqual([
-      { mode: 'FSK', freq: 437.02, br: 9.6, fd: 2.4, sat: 'UVSQ-SAT', NORAD: 47438 },
-    ]);
-    expect(uvsq.images).toEqual([
-      'https://db-satnogs.freetls.fastly.net/media/satellites/uvsq-sat.jpg',
-    ]);
-    expect(uvsq.tleSource).toBe('satnogs-db');
-    expect(uvsq.launchDate).toBe(Date.parse('2021-01-24T15:00:00Z'));
-    const future = await server.app.inject({ url: '/v1/satellites?status=Future' });
-    expect(future.json()).toContainEqual(
-      expect.objectContaining({
-        name: 'LORALINK-1',
-        configurations: [
-          { mode: 'LoRa', freq: 868.4, sf: 12, bw: 125, cr: 5, sat: 'LORALINK-1', NORAD: 99487 },
-        ],
-      }),
-    );
-    // dead and re-entered -> Inactive.
-    const inactive = (await server.app.inject({ url: '/v1/satellitesIna' })).json() as Sat[];
-    expect(inactive.map((s) => s.name)).toEqual(expect.arrayContaining(['FEES', 'FossaSat-2E11']));
-    // Not imported: no LoRa/FSK downlink the stations receive.
-    for (const name of ['ISS', 'QO-100']) {
-      const res = await server.app.inject({ url: `/v1/satellite/${name}` });
-      expect(res.statusCode).toBe(404);
-    }
-
-    // The operator's edits are still there.
-    const norbi = await satellite('Norbi');
-    expect(norbi).toMatchObject({
-      displayName: 'Norby (NSU)',
-      description: 'Edited by the operator.',
-      webTemplate: '<p>{{ p.batteryVolts }}</p>',
-      status: 'SupportedSL',
-    });
-    expect(norbi.configurations).toHaveLength(1);
-    expect(norbi.configurations[0]).toMatchObject({ sf: 10, bw: 250, sw: 18 });
-    expect((await satellite('FEES')).longDescription).toBe('<p>Our notes on FEES.</p>');
-
-    const before = await snapshot();
-    // Second run (as a person reads it): nothing to do, and nothing changes.
-    const second = await runCli(server, args.slice(0, -1));
-    expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/Nothing changed/);
-    expect(await snapshot()).toEqual(before);
-  }, 120_000);
+      const before = await snapshot();
+      // Second run (as a person reads it): nothing to do, and nothing changes.
+      const second = await runCli(args.slice(0, -1), cliEnvironment(server.ctx.config));
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/Nothing changed/);
+      expect(await snapshot()).toEqual(before);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
   it('fetches the same documents from a SatNOGS DB base URL (relative image paths under /media/)', async () => {
     const satellites = JSON.parse(fixture('satellites.json')) as Record<string, unknown>[];
@@ -202,40 +208,47 @@ describe.each(DIALECTS)('SatNOGS DB import on %s', (dialect) => {
     expect((await importSatnogs(server.ctx, documents)).changed).toBe(false);
   });
 
-  it('refuses documents that are not SatNOGS DB lists and skips malformed records', async () => {
-    await expect(
-      importSatnogs(server.ctx, { satellites: { detail: 'Not found.' }, transmitters: [] }),
-    ).rejects.toThrow(/satellites is not a JSON array/);
-    await expect(
-      importSatnogs(server.ctx, {
-        satellites: Array.from({ length: 50_001 }, () => ({})),
-        transmitters: [],
-      }),
-    ).rejects.toThrow(/more than 50000/);
-    await expect(
-      importSatnogs(server.ctx, {
-        satellites: [],
-        transmitters: [],
-        tle: '[{"OBJECT_NAME":"X","NORAD_CAT_ID":1}]',
-      }),
-    ).rejects.toThrow(/not a SatNOGS DB \/api\/tle\//);
-    const report = await importSatnogs(server.ctx, {
-      satellites: [{ name: 'x'.repeat(5000), status: 'alive' }, 'junk'],
-      transmitters: [{ uuid: 42 }],
-    });
-    expect(report.skipped.invalidRecords).toBe(3);
-    expect(report.changed).toBe(false);
+  it(
+    'refuses documents that are not SatNOGS DB lists and skips malformed records',
+    async () => {
+      await expect(
+        importSatnogs(server.ctx, { satellites: { detail: 'Not found.' }, transmitters: [] }),
+      ).rejects.toThrow(/satellites is not a JSON array/);
+      await expect(
+        importSatnogs(server.ctx, {
+          satellites: Array.from({ length: 50_001 }, () => ({})),
+          transmitters: [],
+        }),
+      ).rejects.toThrow(/more than 50000/);
+      await expect(
+        importSatnogs(server.ctx, {
+          satellites: [],
+          transmitters: [],
+          tle: '[{"OBJECT_NAME":"X","NORAD_CAT_ID":1}]',
+        }),
+      ).rejects.toThrow(/not a SatNOGS DB \/api\/tle\//);
+      const report = await importSatnogs(server.ctx, {
+        satellites: [{ name: 'x'.repeat(5000), status: 'alive' }, 'junk'],
+        transmitters: [{ uuid: 42 }],
+      });
+      expect(report.skipped.invalidRecords).toBe(3);
+      expect(report.changed).toBe(false);
 
-    const missing = await runCli(server, [
-      'satellites',
-      'import-satnogs',
-      '--satellites',
-      join(FIXTURES, 'nope.json'),
-      '--transmitters',
-      join(FIXTURES, 'transmitters.json'),
-      '--json',
-    ]);
-    expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout).error).toMatch(/File not found/);
-  }, 60_000);
+      const missing = await runCli(
+        [
+          'satellites',
+          'import-satnogs',
+          '--satellites',
+          join(FIXTURES, 'nope.json'),
+          '--transmitters',
+          join(FIXTURES, 'transmitters.json'),
+          '--json',
+        ],
+        cliEnvironment(server.ctx.config),
+      );
+      expect(missing.code).toBe(1);
+      expect(JSON.parse(missing.stdout).error).toMatch(/File not found/);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

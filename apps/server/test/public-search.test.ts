@@ -69,6 +69,7 @@ function scanned(db: Kysely<Database>, q: string) {
 function satellite(name: string, displayName: string, norad: number | null): CatalogueEntry {
   return {
     name,
+    invented: false,
     displayName,
     norad,
     status: 'Supported',

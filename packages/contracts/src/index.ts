@@ -9,3 +9,5 @@ export * from './api';
 export * from './events';
 export * from './mqtt';
 export * from './tokens';
+export * from './health';
+export * from './passes';

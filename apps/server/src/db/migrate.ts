@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006_pending_email';
 import * as m0007 from './migrations/0007_search_index';
 import * as m0009 from './migrations/0009_element_sets';
 import * as m0011 from './migrations/0011_api_tokens';
+import * as m0012 from './migrations/0012_station_health';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_search_index': m0007,
   '0009_element_sets': m0009,
   '0011_api_tokens': m0011,
+  '0012_station_health': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

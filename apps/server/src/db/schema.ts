@@ -213,6 +213,22 @@ export interface ElementSetSourcesTable {
   error: string | null; // the last attempt's failure, null after a good one
 }
 
+export interface StationStatusEventsTable {
+  stationId: string;
+  at: number;
+  online: number; // 1 came online, 0 went offline
+  cause: string; // STATION_STATUS_CAUSES
+}
+
+export interface StationUptimeDailyTable {
+  stationId: string;
+  day: string; // YYYY-MM-DD (UTC)
+  onlineMs: number;
+  knownMs: number; // the part of the day the state is known (from the first transition on)
+  outages: number;
+  onlineAtEnd: number; // the state at the end of the day, 0/1
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -229,6 +245,8 @@ export interface Database {
   stationCredentials: StationCredentialsTable;
   apiTokens: ApiTokensTable;
   elementSetSources: ElementSetSourcesTable;
+  stationStatusEvents: StationStatusEventsTable;
+  stationUptimeDaily: StationUptimeDailyTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,7 +1,7 @@
 // Auto-tune (PROTOCOL.md): stations whose owner chose a band are retuned to the supported
 // satellite of that band that stands highest above the station now or within the next minutes,
 // preferring satellites whose element sets are fresh.
-import { bandOfFrequency, isTleStale, type ModemConf } from '@tinygs/contracts';
+import { bandOfFrequency, isTleStale, type Band, type ModemConf } from '@tinygs/contracts';
 import { maxElevationWithin } from '@tinygs/orbit';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../part';
@@ -22,6 +22,19 @@ export interface AutoTuneChoice {
 }
 
 const ELEVATION_STEP_S = 60;
+/** A pass starting within this many minutes counts (the default of AutoTuneOptions). */
+export const AUTO_TUNE_LOOKAHEAD_MINUTES = 15;
+
+/** Whether auto-tune considers the satellite for a station of `band` (pass predictions use it too). */
+export function isAutoTuneCandidate(satellite: NetworkSatellite, band: Band): boolean {
+  const configuration = satellite.configurations[0];
+  return (
+    satellite.status === 'Supported' &&
+    satellite.tle !== null &&
+    configuration !== undefined &&
+    bandOfFrequency(configuration.freq) === band
+  );
+}
 
 /**
  * The best satellite for a station at `atMs`, or null when none of its band rises in the window.
@@ -39,8 +52,7 @@ export function chooseSatellite(
   const observer = { latDeg: station.lat, lngDeg: station.lng, altKm: 0 };
   for (const satellite of satellites) {
     const configuration = satellite.configurations[0];
-    if (satellite.status !== 'Supported' || !satellite.tle || !configuration) continue;
-    if (bandOfFrequency(configuration.freq) !== station.band) continue;
+    if (!isAutoTuneCandidate(satellite, station.band) || !satellite.tle || !configuration) continue;
     const peak = maxElevationWithin(
       satellite.tle,
       observer,
@@ -97,7 +109,7 @@ export function createAutoTunePart(options: AutoTuneOptions = {}): Part {
       let running: Promise<void> | null = null;
       const timer = setInterval(() => {
         if (running) return;
-        running = tuneAll(ctx, options.lookaheadMinutes ?? 15)
+        running = tuneAll(ctx, options.lookaheadMinutes ?? AUTO_TUNE_LOOKAHEAD_MINUTES)
           .then((n) => {
             if (n > 0) log.debug({ retuned: n }, 'stations auto-tuned');
           })

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../context';
 import type { Part, RunningPart } from '../part';
 import { COUNTERS, setCounter } from '../repositories/counters';
+import { recordRestartOffline } from '../repositories/station-health';
 import {
   loadSilentStationIds,
   loadStationIds,
@@ -142,6 +143,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     registry.syncStored(await loadStationStates(db));
   } else {
     // Nobody is connected to a broker that is just starting.
+    await recordRestartOffline(db, Date.now());
     await markAllStationsOffline(db);
     await setCounter(db, COUNTERS.stations, 0);
     registry.addKnown(await loadStationIds(db));

@@ -6,7 +6,7 @@
 // and this view only says what this instance saw.
 // It also keeps the cap on stations per user: a welcome under a new name past the cap creates
 // nothing.
-import { parseStationId } from '@tinygs/contracts';
+import { parseStationId, type OfflineCause } from '@tinygs/contracts';
 import type { WelcomeWrite } from '../repositories/stations';
 import type { BatchWriter } from './ingest/batch-writer';
 
@@ -160,12 +160,12 @@ export class StationRegistry {
       // Another instance may have seen it come online.
       if (this.shared) {
         this.storedOnline.delete(id);
-        this.writer.enqueue({ kind: 'offline', ids: [id] });
+        this.writer.enqueue({ kind: 'offline', ids: [id], at: this.now(), cause: 'last-will' });
       }
       return;
     }
     if (entry.connection !== null && connection !== null && entry.connection !== connection) return;
-    this.setOffline([id]);
+    this.setOffline([id], 'last-will');
   }
 
   /** The broker connection closed: every station it spoke for is offline. */
@@ -174,14 +174,17 @@ export class StationRegistry {
     const ids = this.byConnection.get(connection);
     this.byConnection.delete(connection);
     if (!ids) return;
-    this.setOffline([...ids].filter((id) => this.online.get(id)?.connection === connection));
+    this.setOffline(
+      [...ids].filter((id) => this.online.get(id)?.connection === connection),
+      'disconnect',
+    );
   }
 
   /** Stations silent for longer than `silenceMs` are offline. */
   sweep(silenceMs: number): string[] {
     const limit = this.now() - silenceMs;
     const stale = [...this.online].filter(([, e]) => e.lastSeen < limit).map(([id]) => id);
-    this.setOffline(stale);
+    this.setOffline(stale, 'ping-timeout');
     return stale;
   }
 
@@ -210,7 +213,13 @@ export class StationRegistry {
   storedSilent(ids: string[], silentBefore: number): void {
     if (ids.length === 0) return;
     this.forget(ids.filter((id) => (this.online.get(id)?.lastSeen ?? 0) < silentBefore));
-    this.writer.enqueue({ kind: 'offline', ids, silentBefore });
+    this.writer.enqueue({
+      kind: 'offline',
+      ids,
+      silentBefore,
+      at: this.now(),
+      cause: 'ping-timeout',
+    });
   }
 
   private forget(ids: readonly string[]): void {
@@ -222,9 +231,9 @@ export class StationRegistry {
     }
   }
 
-  private setOffline(ids: string[]): void {
+  private setOffline(ids: string[], cause: OfflineCause): void {
     if (ids.length === 0) return;
     this.forget(ids);
-    this.writer.enqueue({ kind: 'offline', ids });
+    this.writer.enqueue({ kind: 'offline', ids, at: this.now(), cause });
   }
 }

@@ -10,7 +10,9 @@ import {
   stationRoutes,
   tokenRoutes,
 } from '../../accounts/routes';
+import { healthRoutes } from '../../health/health-routes';
 import { sseRoutes } from '../../network/sse-route';
+import { passRoutes } from '../../passes/pass-routes';
 import { metricsRoutes } from '../../ops/metrics-route';
 import { catalogueRoutes } from '../../public-api/catalogue-routes';
 import { exportRoutes } from '../../public-api/export-routes';
@@ -21,6 +23,8 @@ export const routeModules: RouteModule[] = [
   catalogueRoutes,
   packetRoutes,
   publicStationRoutes,
+  healthRoutes,
+  passRoutes,
   exportRoutes,
   loginRoutes,
   profileRoutes,

@@ -1,6 +1,6 @@
 // One write batch: station lifecycle changes in arrival order, then every queued reception with
 // the packets it creates or joins and all counters that move with them. Runs in one transaction.
-import type { SatPos } from '@tinygs/contracts';
+import type { OfflineCause, SatPos } from '@tinygs/contracts';
 import type { Kysely } from 'kysely';
 import type { Database, NewPacket, NewReception } from '../../db/schema';
 import { addToCounters } from '../../repositories/counters';
@@ -15,6 +15,7 @@ import {
   type DailyStationStat,
   type SatelliteReceptionStats,
 } from '../../repositories/packets';
+import { insertStatusEvents, type StatusEventRow } from '../../repositories/station-health';
 import {
   addStationReceptionStats,
   setStationSatellite,
@@ -59,7 +60,7 @@ export type WriteOp =
       cameOnline: CameOnline;
     }
   /** `silentBefore`: only those still not seen since then (a sweep of stored last-seen times) */
-  | { kind: 'offline'; ids: string[]; silentBefore?: number }
+  | { kind: 'offline'; ids: string[]; silentBefore?: number; at: number; cause: OfflineCause }
   | { kind: 'satellite'; id: string; satellite: string }
   | { kind: 'reception'; write: ReceptionWrite };
 
@@ -112,27 +113,42 @@ async function writeStationOps(
 ) {
   let members = 0;
   let online = 0;
+  // Every change of state, with its cause, for the station's health timeline.
+  const transitions: StatusEventRow[] = [];
   for (const op of ops) {
     if (op.kind === 'welcome') {
       const result = await writeWelcome(trx, op.write);
       if (result.firstOfUser) members += 1;
-      if (op.cameOnline ?? result.cameOnline) online += 1;
+      if (op.cameOnline ?? result.cameOnline) {
+        online += 1;
+        transitions.push({
+          stationId: op.write.id,
+          at: op.write.at,
+          online: true,
+          cause: 'connect',
+        });
+      }
       changed.add(op.write.id);
     } else if (op.kind === 'seen') {
       const flipped = await writeSeen(trx, op, op.cameOnline === null);
       if (op.cameOnline ?? flipped) {
         online += 1;
         changed.add(op.id);
+        transitions.push({ stationId: op.id, at: op.at, online: true, cause: 'activity' });
       }
     } else if (op.kind === 'offline') {
       const gone = await writeOffline(trx, op.ids, op.silentBefore);
       online -= gone.length;
-      for (const id of gone) changed.add(id);
+      for (const id of gone) {
+        changed.add(id);
+        transitions.push({ stationId: id, at: op.at, online: false, cause: op.cause });
+      }
     } else if (op.kind === 'satellite') {
       await setStationSatellite(trx, op.id, op.satellite);
       changed.add(op.id);
     }
   }
+  await insertStatusEvents(trx, transitions);
   return { members, online };
 }
 

@@ -16,6 +16,7 @@ import {
   useInactivePackets,
   usePackets,
 } from '../../features/packets';
+import { SatellitePasses } from '../../features/passes';
 import { TelemetryView } from '../../features/telemetry';
 import { PageLoading } from '../../components/PageLoading';
 import { Section } from '../../components/Section';
@@ -74,6 +75,11 @@ export default function SatelliteRoute({ inactive }: { inactive: boolean }) {
           <Typography>No telemetry received yet.</Typography>
         )}
       </Section>
+      {satellite.tle && !inactive ? (
+        <Section id="satellite-passes" title="Next passes">
+          <SatellitePasses satellite={satellite.name} />
+        </Section>
+      ) : null}
       <Section id="satellite-viewer" title="Orbit">
         <OrbitViewer satellite={satellite.name} />
       </Section>

@@ -8,7 +8,10 @@ import { useState } from 'react';
 import { Section } from '../../../components/Section';
 import type { Session } from '../../../lib/session';
 import { StationPacketsMap } from '../../map';
+import { StationPasses } from '../../passes';
+import { stationApiPath } from '../api/stationLoader';
 import { useStationPackets } from '../api/stationPackets';
+import { StationHealth } from '../health/StationHealth';
 import { CAN_DRAW_CANVAS } from '../lib/canDraw';
 import { InfoPanel } from './InfoPanel';
 import { PacketRows } from './PacketRows';
@@ -35,6 +38,8 @@ export function StationDetails({ station, isOwner, session }: StationDetailsProp
       <InfoPanel station={station} isOwner={isOwner} />
       <SatelliteFilter packets={packets.packets} value={satellite} onChange={setSatellite} />
       <StationStats stationId={station.id} satellite={satellite} />
+      <StationHealth stationId={station.id} createdAt={station.creationDate} />
+      <StationPasses apiPath={stationApiPath(station.id)} />
       {viewerSatellite && (
         <Section title="Satellite viewer" id="station-viewer">
           <SatelliteViewer satellite={viewerSatellite} location={station.location} />
