@@ -34,16 +34,8 @@ import {
   registerCatalogueDecoders,
 } from '../importer/live-document';
 import { writeMosquittoConfig } from '../network/mosquitto-config';
-import { refreshElementSets, type RefreshReport } from '../elements/refresh';
-import {
-  fetchSatnogs,
-  importSatnogs,
-  parseSatnogsJson,
-  readSatnogsFile,
-  SatnogsImportError,
-  type ImportReport,
-  type SatnogsDocuments,
-} from '../importer/satnogs-db';
+import type { RefreshReport } from '../elements/refresh';
+import type { ImportReport, SatnogsDocuments } from '../importer/satnogs-db';
 import type { CliCommand } from './args';
 
 export interface CommandOutput {
@@ -137,6 +129,8 @@ function refreshText(report: RefreshReport): string {
 async function refreshTles(ctx: AppContext, force: boolean): Promise<CommandOutput> {
   if (ctx.config.elementSets.sources.length === 0)
     throw new CliError('TLE_SOURCES is not set: name the element-set sources (docs/OPERATIONS.md)');
+  // Loaded on demand (SGP4 and the fetchers), like the SatNOGS DB import below.
+  const { refreshElementSets } = await import('../elements/refresh');
   const report = await refreshElementSets(ctx, { force });
   return { json: report, text: refreshText(report), exitCode: report.ok ? 0 : 1 };
 }
@@ -168,6 +162,8 @@ async function importFromSatnogs(
   ctx: AppContext,
   command: Extract<CliCommand, { command: 'satellites import-satnogs' }>,
 ): Promise<CommandOutput> {
+  const { fetchSatnogs, importSatnogs, parseSatnogsJson, readSatnogsFile, SatnogsImportError } =
+    await import('../importer/satnogs-db');
   try {
     let documents: SatnogsDocuments;
     if (command.url) {

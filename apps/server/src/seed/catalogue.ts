@@ -4,7 +4,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { SatelliteStatusSchema } from '@tinygs/contracts';
-import { parseTle } from '@tinygs/orbit';
 import { z } from 'zod';
 import { REPO_ROOT } from '../config';
 import type { Db } from '../db/connect';
@@ -79,7 +78,10 @@ export function readCatalogue(dir = SEED_DIR): { entry: CatalogueEntry; template
     });
 }
 
-function epochOf(tle: CatalogueEntry['tle']): number | null {
+function epochOf(
+  tle: CatalogueEntry['tle'],
+  parseTle: (lines: [string, string, string]) => { epoch: Date },
+): number | null {
   if (!tle) return null;
   try {
     return parseTle(tle).epoch.getTime();
@@ -99,6 +101,8 @@ export async function upsertSatellites(
   source = 'seed',
 ): Promise<number> {
   const now = Date.now();
+  // Loaded here rather than at the top: the CLI imports this module for commands without SGP4.
+  const { parseTle } = await import('@tinygs/orbit');
   await database.db.transaction().execute(async (trx) => {
     const names = items.map((i) => i.entry.name);
     const held = new Map(
@@ -113,7 +117,7 @@ export async function upsertSatellites(
           ).map((r) => [r.name, r.tleEpoch]),
     );
     for (const { entry, template } of items) {
-      const tleEpoch = epochOf(entry.tle);
+      const tleEpoch = epochOf(entry.tle, parseTle);
       const heldEpoch = held.get(entry.name) ?? null;
       const keepHeldSet = heldEpoch !== null && (tleEpoch === null || heldEpoch > tleEpoch);
       const row = {

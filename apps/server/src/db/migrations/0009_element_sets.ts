@@ -1,6 +1,5 @@
 // Element-set refresh (docs/OPERATIONS.md, "Element sets"): each satellite records the epoch and
 // the source of the set it holds, and each source its HTTP validators for conditional requests.
-import { parseTle } from '@tinygs/orbit';
 import { sql, type Kysely } from 'kysely';
 
 const MS = 'bigint'; // epoch milliseconds
@@ -19,13 +18,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'text')
     .execute();
 
-  // Sets already held came with the catalogue (seed or `satellites import`).
+  // Sets already held came with the catalogue (seed or `satellites import`). SGP4 is loaded only
+  // here: every CLI command runs the migrations, few need it.
+  const { parseTle } = await import('@tinygs/orbit');
   const { rows } = await sql<{
     name: string;
     tle: string | null;
   }>`select name, tle from satellites where tle is not null`.execute(db);
   for (const row of rows) {
-    const epoch = epochOf(row.tle);
+    const epoch = epochOf(row.tle, parseTle);
     if (epoch === null) continue;
     await sql`update satellites set tle_epoch = ${epoch}, tle_source = ${'catalogue'} where name = ${row.name}`.execute(
       db,
@@ -33,7 +34,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-function epochOf(text: string | null): number | null {
+function epochOf(
+  text: string | null,
+  parseTle: (lines: [string, string, string]) => { epoch: Date },
+): number | null {
   try {
     const lines: unknown = JSON.parse(text ?? 'null');
     if (!Array.isArray(lines) || lines.length !== 3) return null;
