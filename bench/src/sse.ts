@@ -14,7 +14,10 @@
 // Bytes per client per hour = bytes per event x events per hour (one per 5-s window that has a
 // change a map shows), plus, for the delta form, the whole list a client receives on connect (one
 // connection per hour). Pass flags are computed from the goals below. Writes bench/results/sse.json.
-//   npm run sse -w bench -- [--clients 10000] [--stations 10000] [--events 5] [--station-events 3]
+//   npm run sse -w bench -- [--clients 10000] [--stations 10000] [--events 5] [--station-events 1]
+//     [--delta-events 5] [--changes-per-s 15] [--receiving-per-s 100]
+// A full-list event at 10,000 stations is ~2.2 MB to each of 10,000 clients (22 GB over loopback):
+// one per form and ceiling by default.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +44,9 @@ const { values } = parseArgs({
     stations: { type: 'string', default: '10000' },
     procs: { type: 'string', default: '2' },
     events: { type: 'string', default: '5' },
-    'station-events': { type: 'string', default: '3' },
+    /** full-list events (each is megabytes to every client) */
+    'station-events': { type: 'string', default: '1' },
+    'delta-events': { type: 'string', default: '5' },
     'changes-per-s': { type: 'string', default: '15' },
     'receiving-per-s': { type: 'string', default: '100' },
   },
@@ -51,6 +56,7 @@ const STATIONS = Number(values.stations);
 const PROCS = Number(values.procs);
 const EVENTS = Number(values.events);
 const STATION_EVENTS = Number(values['station-events']);
+const DELTA_EVENTS = Number(values['delta-events']);
 const CHANGES_PER_S = Number(values['changes-per-s']);
 const RECEIVING_PER_S = Number(values['receiving-per-s']);
 const WINDOW_MS = DEFAULT_SSE_OPTIONS.stationsEveryMs;
@@ -137,7 +143,18 @@ async function clientProcess(url: string, count: number): Promise<void> {
       sockets.push(req);
     });
   for (let i = 0; i < count; i += 250) {
-    await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
+    // A batch that never connects fails the run instead of stalling it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(Array.from({ length: Math.min(250, count - i) }, open)),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${url}: connections ${i}-${i + 250} not open after 120 s`)),
+          120_000,
+        );
+      }),
+    ]);
+    clearTimeout(timer);
   }
   send({ type: 'ready', connected: sockets.length });
   process.once('message', (m: ParentMessage) => {
@@ -364,7 +381,7 @@ async function main(): Promise<void> {
           fleet,
           key,
           () => server.ctx.events.publish('stations-changed', { stationIds: ids }),
-          600_000,
+          1_800_000,
         );
       };
 
@@ -390,9 +407,9 @@ async function main(): Promise<void> {
       console.log(`server, delta form: ${CLIENTS} clients on GET /sse/events?stations=delta ...`);
       const t0 = now();
       fleet = await startClients(urlOf(server.app.server, '/sse/events?stations=delta'));
-      const connected = await fleet.waitFor('stations-delta#1', 600_000);
+      const connected = await fleet.waitFor('stations-delta#1', 1_800_000);
       deltaConnect = { ms: round(connected.at - t0), bytes: connected.bytes };
-      for (let k = 1; k <= STATION_EVENTS + 2; k += 1) {
+      for (let k = 1; k <= DELTA_EVENTS; k += 1) {
         delta.push(await stationsEvent(fleet, `stations-delta#${k + 1}`));
         console.log(`  stations-delta #${k + 1}: ${JSON.stringify(delta.at(-1))}`);
       }
@@ -429,12 +446,12 @@ async function main(): Promise<void> {
     for (const [k, s] of full.entries()) {
       await sleep(500);
       const chunk = padded('stations', k, s.bytes);
-      ceilingFull.push(await sample(fleet, `stations#${k + 1}`, fanOut(chunk), 600_000));
+      ceilingFull.push(await sample(fleet, `stations#${k + 1}`, fanOut(chunk), 1_800_000));
     }
     for (const [k, s] of delta.entries()) {
       await sleep(500);
       const chunk = padded('stations-delta', k, s.bytes);
-      ceilingDelta.push(await sample(fleet, `stations-delta#${k + 1}`, fanOut(chunk), 600_000));
+      ceilingDelta.push(await sample(fleet, `stations-delta#${k + 1}`, fanOut(chunk), 60_000));
     }
   } finally {
     await fleet.close();
