@@ -67,6 +67,26 @@ const CHANGE_RATE_WHY =
   'station and day) add ~0.5/s; new, moved, renamed and deleted stations a few per hour. ' +
   'Receptions name a further ~100 stations/s whose rows change without anything a map shows.';
 const GOALS = { ratioToCeiling: 0.5, deltaCut: 10 };
+/** connections each client process opens at once (well under the listen backlog) */
+const CONNECT_BATCH = 100;
+const LISTEN_BACKLOG = 4096;
+/** every client process, killed if the run fails */
+const spawned = new Set<ChildProcess>();
+
+/** `promise`, or a rejection with `message` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 type ClientMessage =
   | { type: 'ready'; connected: number }
@@ -142,19 +162,13 @@ async function clientProcess(url: string, count: number): Promise<void> {
       req.end();
       sockets.push(req);
     });
-  for (let i = 0; i < count; i += 250) {
+  for (let i = 0; i < count; i += CONNECT_BATCH) {
     // A batch that never connects fails the run instead of stalling it.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(Array.from({ length: Math.min(250, count - i) }, open)),
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${url}: connections ${i}-${i + 250} not open after 120 s`)),
-          120_000,
-        );
-      }),
-    ]);
-    clearTimeout(timer);
+    await within(
+      Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, open)),
+      120_000,
+      `${url}: connections ${i}-${i + CONNECT_BATCH} not open after 120 s`,
+    );
   }
   send({ type: 'ready', connected: sockets.length });
   process.once('message', (m: ParentMessage) => {
@@ -194,6 +208,8 @@ async function startClients(url: string): Promise<Fleet> {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     children.push(child);
+    spawned.add(child);
+    child.once('exit', () => spawned.delete(child));
     ready.push(
       new Promise((resolve, reject) => {
         child.on('message', (m: ClientMessage) => {
@@ -350,7 +366,7 @@ async function startBenchServer(dir: string): Promise<{ server: Server; satellit
     SECRET,
   );
   const server = await createServer(loadConfig(env), options);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  await server.app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   return { server, satellites };
 }
 
@@ -415,7 +431,9 @@ async function main(): Promise<void> {
       }
       await fleet.close();
     } finally {
-      await server.close();
+      // Streams that never opened must not keep the run from ending.
+      for (const c of spawned) c.kill('SIGKILL');
+      await within(server.close(), 30_000, 'server did not close').catch(() => undefined);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -429,7 +447,9 @@ async function main(): Promise<void> {
     res.write(': connected\n\n');
     bare.add(res);
   });
-  await new Promise<void>((r) => bareServer.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) =>
+    bareServer.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }, r),
+  );
   const fanOut = (chunk: Buffer) => () => {
     for (const res of bare) res.write(chunk);
   };
@@ -456,6 +476,7 @@ async function main(): Promise<void> {
   } finally {
     await fleet.close();
     for (const res of bare) res.end();
+    bareServer.closeAllConnections();
     await new Promise<void>((r) => bareServer.close(() => r()));
   }
 
@@ -569,6 +590,7 @@ if (clientConfig) {
 } else {
   main().catch((err: unknown) => {
     console.error(err);
+    for (const c of spawned) c.kill('SIGKILL');
     process.exit(1);
   });
 }
