@@ -70,6 +70,7 @@ const GOALS = { ratioToCeiling: 0.5, deltaCut: 10 };
 /** connections each client process opens at once (well under the listen backlog) */
 const CONNECT_BATCH = 100;
 const LISTEN_BACKLOG = 4096;
+const SLOW_CLIENT_S = 3_600;
 /** every client process, killed if the run fails */
 const spawned = new Set<ChildProcess>();
 
@@ -349,6 +350,9 @@ async function startBenchServer(dir: string): Promise<{ server: Server; satellit
     // Every client of the benchmark comes from one address.
     SSE_MAX_CLIENTS: String(CLIENTS),
     SSE_MAX_CLIENTS_PER_ADDRESS: String(CLIENTS),
+    // A full list at 10,000 clients takes minutes to reach them all on this machine: with the
+    // default 30 s, the server would close most streams as too slow before it is timed.
+    SSE_SLOW_CLIENT_SECONDS: String(SLOW_CLIENT_S),
   };
   const options = { log: pino({ level: 'warn' }), parts: [] };
   // Schema and catalogue through the server's own start-up; then the stations straight in.
@@ -558,6 +562,7 @@ async function main(): Promise<void> {
       why: CHANGE_RATE_WHY,
     },
     coalesceMs: STATIONS_COALESCE_MS,
+    slowClientSeconds: SLOW_CLIENT_S,
     newPacket: { server: newPacket, ceiling: ceilingNewPacket },
     stationsFull: { server: full, ceiling: ceilingFull, bytesPerClientPerHour: fullPerHour },
     stationsDelta: {

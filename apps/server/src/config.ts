@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   SSE_MAX_CLIENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SSE_MAX_CLIENTS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** a live-stream client with more than 1 MB unsent for this long is disconnected */
+  SSE_SLOW_CLIENT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
 });
 
 /**
@@ -137,7 +139,7 @@ export interface Config {
   /** fastify's trustProxy: false = clients connect directly */
   trustProxy: false | number | string[];
   /** live event stream connections */
-  sseLimits: { total: number; perAddress: number };
+  sseLimits: { total: number; perAddress: number; slowClientMs: number };
   serverSecret: string;
   productName: string;
   smtpUrl: string | null;
@@ -251,7 +253,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
-    sseLimits: { total: e.SSE_MAX_CLIENTS, perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS },
+    sseLimits: {
+      total: e.SSE_MAX_CLIENTS,
+      perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS,
+      slowClientMs: e.SSE_SLOW_CLIENT_SECONDS * 1000,
+    },
     serverSecret: e.SERVER_SECRET ?? loadOrCreateSecret(dataDir),
     productName: e.PRODUCT_NAME,
     smtpUrl: e.SMTP_URL ?? null,
