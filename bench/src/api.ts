@@ -1,7 +1,8 @@
 // `npm run bench:api`: the public read API of the real server process under 50 concurrent clients,
 // with 10,000 stations and 100,000 then 1,000,000 packets (one reception each) written by a fast
-// generator. Each call is measured against, in the same run, the same bytes served as static
-// files by a bare node:http process (and, for reference, from memory). Clients send the
+// generator. Each call is measured against, in the same run, the same bytes answered from memory
+// by a bare node:http process over the same connections (the ceiling; the same bytes read from a
+// file per request are measured too, as a second column). Clients send the
 // Accept-Encoding of a browser. Packet and station pages rotate over 10,000 different ids (the
 // server caches no single-row answers, so they measure the database path); the station list and
 // the satellite packet lists are few documents the server keeps built. Query plans of every read
@@ -54,7 +55,7 @@ const IDS = Number(values.ids);
 const USERS = Math.max(1, Math.floor(STATIONS / 10));
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
-const GOALS = { p99Ms: 50, ratioToStaticFile: 0.5 };
+const GOALS = { p99Ms: 50, ratioToCeiling: 0.5 };
 
 async function freePort(): Promise<number> {
   return new Promise((ok) => {
@@ -177,6 +178,9 @@ interface Row extends Measured {
   staticFileReqPerSec: number;
   staticFileP99Ms: number;
   memoryReqPerSec: number;
+  memoryP99Ms: number;
+  /** against the from-memory ceiling */
+  ratio: number;
   ratioToStaticFile: number;
   meetsGoals: boolean;
 }
@@ -216,6 +220,8 @@ async function snapshot(
 }
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const loadBefore = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   const dataDir = mkdtempSync(join(tmpdir(), 'tinygs-bench-api-'));
   const { target, env: dbEnv, drop } = await prepareTarget(dataDir);
   const env = {
@@ -311,7 +317,7 @@ async function main(): Promise<void> {
         const api = await cannon(base, paths);
         const file = await cannon(`http://127.0.0.1:${diskPort}`, paths);
         const mem = await cannon(`http://127.0.0.1:${memoryPort}`, paths);
-        const ratio = api.reqPerSec / file.reqPerSec;
+        const ratio = api.reqPerSec / mem.reqPerSec;
         const row: Row = {
           packets: size,
           route: name,
@@ -321,9 +327,10 @@ async function main(): Promise<void> {
           staticFileReqPerSec: file.reqPerSec,
           staticFileP99Ms: file.p99Ms,
           memoryReqPerSec: mem.reqPerSec,
-          ratioToStaticFile: ratio,
-          meetsGoals:
-            api.p99Ms < GOALS.p99Ms && ratio >= GOALS.ratioToStaticFile && api.errors === 0,
+          memoryP99Ms: mem.p99Ms,
+          ratio,
+          ratioToStaticFile: api.reqPerSec / file.reqPerSec,
+          meetsGoals: api.p99Ms < GOALS.p99Ms && ratio >= GOALS.ratioToCeiling && api.errors === 0,
         };
         results.push(row);
         console.log(
@@ -338,11 +345,11 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    `\n${'packets'.padStart(9)}  ${'route'.padEnd(24)} ${'req/s'.padStart(6)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  static-file req/s  ratio  goals (${POSTGRES ? 'PostgreSQL' : 'SQLite'})`,
+    `\n${'packets'.padStart(9)}  ${'route'.padEnd(24)} ${'req/s'.padStart(6)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  memory req/s  ratio  file req/s  goals (${POSTGRES ? 'PostgreSQL' : 'SQLite'})`,
   );
   for (const r of results)
     console.log(
-      `${r.packets.toLocaleString().padStart(9)}  ${r.route.padEnd(24)} ${String(Math.round(r.reqPerSec)).padStart(6)} ${String(r.p50Ms).padStart(5)} ${String(r.p99Ms).padStart(5)}  ${String(Math.round(r.staticFileReqPerSec)).padStart(17)}  ${r.ratioToStaticFile.toFixed(2).padStart(5)}  ${r.meetsGoals ? 'met' : 'missed'}`,
+      `${r.packets.toLocaleString().padStart(9)}  ${r.route.padEnd(24)} ${String(Math.round(r.reqPerSec)).padStart(6)} ${String(r.p50Ms).padStart(5)} ${String(r.p99Ms).padStart(5)}  ${String(Math.round(r.memoryReqPerSec)).padStart(12)}  ${r.ratio.toFixed(2).padStart(5)}  ${String(Math.round(r.staticFileReqPerSec)).padStart(10)}  ${r.meetsGoals ? 'met' : 'missed'}`,
     );
 
   const out = {
@@ -352,8 +359,10 @@ async function main(): Promise<void> {
       model: cpus()[0]?.model ?? '',
       memGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
-      loadAverage1m: loadavg()[0],
+      loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     },
+    loadAverage1m: { before: loadBefore, after: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
+    durationS: Math.round((Date.now() - startedAt) / 1000),
     storage: POSTGRES ? 'postgres' : 'sqlite',
     stations: STATIONS,
     users: USERS,
@@ -361,7 +370,7 @@ async function main(): Promise<void> {
     secondsPerRoute: SECONDS,
     acceptEncoding: ACCEPT_ENCODING,
     ceiling:
-      'bare node:http process answering each URL with the bytes the API sent for it, streamed from a file per request (staticFile) or from memory (memory)',
+      'bare node:http process answering each URL with the bytes the API sent for it from memory (memory; the ratio), over the same connections in the same run; the same bytes streamed from a file per request (staticFile) for reference',
     goals: GOALS,
     results,
     fullScans: Object.fromEntries(

@@ -14,7 +14,10 @@
 // Bytes per client per hour = bytes per event x events per hour (one per 5-s window that has a
 // change a map shows), plus, for the delta form, the whole list a client receives on connect (one
 // connection per hour). Pass flags are computed from the goals below. Writes bench/results/sse.json.
-//   npm run sse -w bench -- [--clients 10000] [--stations 10000] [--events 5] [--station-events 3]
+//   npm run sse -w bench -- [--clients 10000] [--stations 10000] [--events 5] [--station-events 1]
+//     [--delta-events 5] [--changes-per-s 15] [--receiving-per-s 100]
+// A full-list event at 10,000 stations is ~2.2 MB to each of 10,000 clients (22 GB over loopback):
+// one per form and ceiling by default.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,7 +48,9 @@ const { values } = parseArgs({
     stations: { type: 'string', default: '10000' },
     procs: { type: 'string', default: '2' },
     events: { type: 'string', default: '5' },
-    'station-events': { type: 'string', default: '3' },
+    /** full-list events (each is megabytes to every client) */
+    'station-events': { type: 'string', default: '1' },
+    'delta-events': { type: 'string', default: '5' },
     'changes-per-s': { type: 'string', default: '15' },
     'receiving-per-s': { type: 'string', default: '100' },
   },
@@ -55,6 +60,7 @@ const STATIONS = Number(values.stations);
 const PROCS = Number(values.procs);
 const EVENTS = Number(values.events);
 const STATION_EVENTS = Number(values['station-events']);
+const DELTA_EVENTS = Number(values['delta-events']);
 const CHANGES_PER_S = Number(values['changes-per-s']);
 const RECEIVING_PER_S = Number(values['receiving-per-s']);
 const WINDOW_MS = DEFAULT_SSE_OPTIONS.stationsEveryMs;
@@ -65,6 +71,27 @@ const CHANGE_RATE_WHY =
   'station and day) add ~0.5/s; new, moved, renamed and deleted stations a few per hour. ' +
   'Receptions name a further ~100 stations/s whose rows change without anything a map shows.';
 const GOALS = { ratioToCeiling: 0.5, deltaCut: 10 };
+/** connections each client process opens at once (well under the listen backlog) */
+const CONNECT_BATCH = 100;
+const LISTEN_BACKLOG = 4096;
+const SLOW_CLIENT_S = 3_600;
+/** every client process, killed if the run fails */
+const spawned = new Set<ChildProcess>();
+
+/** `promise`, or a rejection with `message` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 type ClientMessage =
   | { type: 'ready'; connected: number }
@@ -140,8 +167,13 @@ async function clientProcess(url: string, count: number): Promise<void> {
       req.end();
       sockets.push(req);
     });
-  for (let i = 0; i < count; i += 250) {
-    await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
+  for (let i = 0; i < count; i += CONNECT_BATCH) {
+    // A batch that never connects fails the run instead of stalling it.
+    await within(
+      Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, open)),
+      120_000,
+      `${url}: connections ${i}-${i + CONNECT_BATCH} not open after 120 s`,
+    );
   }
   send({ type: 'ready', connected: sockets.length });
   process.once('message', (m: ParentMessage) => {
@@ -181,6 +213,8 @@ async function startClients(url: string): Promise<Fleet> {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     children.push(child);
+    spawned.add(child);
+    child.once('exit', () => spawned.delete(child));
     ready.push(
       new Promise((resolve, reject) => {
         child.on('message', (m: ClientMessage) => {
@@ -320,6 +354,9 @@ async function startBenchServer(dir: string): Promise<{ server: Server; satellit
     // Every client of the benchmark comes from one address.
     SSE_MAX_CLIENTS: String(CLIENTS),
     SSE_MAX_CLIENTS_PER_ADDRESS: String(CLIENTS),
+    // A full list at 10,000 clients takes minutes to reach them all on this machine: with the
+    // default 30 s, the server would close most streams as too slow before it is timed.
+    SSE_SLOW_CLIENT_SECONDS: String(SLOW_CLIENT_S),
   };
   const options = { log: pino({ level: 'warn' }), parts: [] };
   // Schema and catalogue through the server's own start-up; then the stations straight in.
@@ -337,7 +374,7 @@ async function startBenchServer(dir: string): Promise<{ server: Server; satellit
     SECRET,
   );
   const server = await createServer(loadConfig(env), options);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  await server.app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   return { server, satellites };
 }
 
@@ -368,7 +405,7 @@ async function main(): Promise<void> {
           fleet,
           key,
           () => server.ctx.events.publish('stations-changed', { stationIds: ids }),
-          600_000,
+          1_800_000,
         );
       };
 
@@ -394,15 +431,17 @@ async function main(): Promise<void> {
       console.log(`server, delta form: ${CLIENTS} clients on GET /sse/events?stations=delta ...`);
       const t0 = now();
       fleet = await startClients(urlOf(server.app.server, '/sse/events?stations=delta'));
-      const connected = await fleet.waitFor('stations-delta#1', 600_000);
+      const connected = await fleet.waitFor('stations-delta#1', 1_800_000);
       deltaConnect = { ms: round(connected.at - t0), bytes: connected.bytes };
-      for (let k = 1; k <= STATION_EVENTS + 2; k += 1) {
+      for (let k = 1; k <= DELTA_EVENTS; k += 1) {
         delta.push(await stationsEvent(fleet, `stations-delta#${k + 1}`));
         console.log(`  stations-delta #${k + 1}: ${JSON.stringify(delta.at(-1))}`);
       }
       await fleet.close();
     } finally {
-      await server.close();
+      // Streams that never opened must not keep the run from ending.
+      for (const c of spawned) c.kill('SIGKILL');
+      await within(server.close(), 30_000, 'server did not close').catch(() => undefined);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -416,7 +455,9 @@ async function main(): Promise<void> {
     res.write(': connected\n\n');
     bare.add(res);
   });
-  await new Promise<void>((r) => bareServer.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) =>
+    bareServer.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG }, r),
+  );
   const fanOut = (chunk: Buffer) => () => {
     for (const res of bare) res.write(chunk);
   };
@@ -433,16 +474,17 @@ async function main(): Promise<void> {
     for (const [k, s] of full.entries()) {
       await sleep(500);
       const chunk = padded('stations', k, s.bytes);
-      ceilingFull.push(await sample(fleet, `stations#${k + 1}`, fanOut(chunk), 600_000));
+      ceilingFull.push(await sample(fleet, `stations#${k + 1}`, fanOut(chunk), 1_800_000));
     }
     for (const [k, s] of delta.entries()) {
       await sleep(500);
       const chunk = padded('stations-delta', k, s.bytes);
-      ceilingDelta.push(await sample(fleet, `stations-delta#${k + 1}`, fanOut(chunk), 600_000));
+      ceilingDelta.push(await sample(fleet, `stations-delta#${k + 1}`, fanOut(chunk), 60_000));
     }
   } finally {
     await fleet.close();
     for (const res of bare) res.end();
+    bareServer.closeAllConnections();
     await new Promise<void>((r) => bareServer.close(() => r()));
   }
 
@@ -524,6 +566,7 @@ async function main(): Promise<void> {
       why: CHANGE_RATE_WHY,
     },
     coalesceMs: STATIONS_COALESCE_MS,
+    slowClientSeconds: SLOW_CLIENT_S,
     newPacket: { server: newPacket, ceiling: ceilingNewPacket },
     stationsFull: { server: full, ceiling: ceilingFull, bytesPerClientPerHour: fullPerHour },
     stationsDelta: {
@@ -556,6 +599,7 @@ if (clientConfig) {
 } else {
   main().catch((err: unknown) => {
     console.error(err);
+    for (const c of spawned) c.kill('SIGKILL');
     process.exit(1);
   });
 }

@@ -130,6 +130,8 @@ const EnvSchema = z.object({
     .min(1024)
     .max(512 * 1024 * 1024)
     .default(32 * 1024 * 1024),
+  /** a live-stream client with more than 1 MB unsent for this long is disconnected */
+  SSE_SLOW_CLIENT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
 });
 
 function isSourceUrl(text: string): boolean {
@@ -191,7 +193,7 @@ export interface Config {
   /** fastify's trustProxy: false = clients connect directly */
   trustProxy: false | number | string[];
   /** live event stream connections */
-  sseLimits: { total: number; perAddress: number };
+  sseLimits: { total: number; perAddress: number; slowClientMs: number };
   /** public reads per minute (docs/SECURITY.md) */
   readLimits: { perAddress: number; perToken: number };
   serverSecret: string;
@@ -326,7 +328,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
-    sseLimits: { total: e.SSE_MAX_CLIENTS, perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS },
+    sseLimits: {
+      total: e.SSE_MAX_CLIENTS,
+      perAddress: e.SSE_MAX_CLIENTS_PER_ADDRESS,
+      slowClientMs: e.SSE_SLOW_CLIENT_SECONDS * 1000,
+    },
     readLimits: { perAddress: e.READ_RATE_PER_MINUTE, perToken: e.READ_RATE_TOKEN_PER_MINUTE },
     serverSecret: e.SERVER_SECRET ?? loadOrCreateSecret(dataDir),
     productName: e.PRODUCT_NAME,

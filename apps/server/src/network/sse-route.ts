@@ -16,6 +16,7 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
     ...DEFAULT_SSE_OPTIONS,
     maxClients: ctx.config.sseLimits.total,
     maxClientsPerAddress: ctx.config.sseLimits.perAddress,
+    slowClientMs: ctx.config.sseLimits.slowClientMs,
   });
   hub.start();
   // Open streams would keep the HTTP server from closing.
