@@ -13,7 +13,11 @@ export interface Machine {
   ramGb: number;
   node: string;
   loadAverage1m: number;
+  /** when the benchmark's process started (this module is loaded first thing) */
+  loadAverage1mAtStart: number;
 }
+
+const LOAD_AT_START = Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
 export function machine(): Machine {
   return {
@@ -23,6 +27,7 @@ export function machine(): Machine {
     node: process.version,
     // Other work on the machine shows in the figures; the load average says how much there was.
     loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    loadAverage1mAtStart: LOAD_AT_START,
   };
 }
 
@@ -58,8 +63,17 @@ export function writeResult(name: string, report: object): string {
   const file = join(RESULTS_DIR, `${name}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...report }, null, 2) +
-      '\n',
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: machine(),
+        // the time this process has run: the benchmark's duration
+        durationS: Math.round(process.uptime()),
+        ...report,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   return file;
 }
