@@ -1,7 +1,7 @@
 // Pass predictions with the orbit package: the passes of a satellite over an observer (AOS, LOS,
 // highest point, azimuth at each, sunlight), and which of a station's passes auto-tune is tuned
 // to at their highest point.
-import type { Pass, PassIllumination } from '@tinygs/contracts';
+import { isTleStale, type Pass, type PassIllumination } from '@tinygs/contracts';
 import { lookAngles, nextPasses, sunlight, type Observer, type Tle } from '@tinygs/orbit';
 import type { NetworkSatellite } from '../network/ingest/catalogue';
 
@@ -56,7 +56,8 @@ export function satellitePasses(
  * Marks the passes auto-tune is tuned to at their highest point. Auto-tune (network/auto-tune.ts)
  * tunes each minute to the satellite that stands highest within the next `lookaheadMinutes`:
  * at a pass's highest point that is its own peak, against, for every other satellite's pass in
- * the same look-ahead, its peak when inside, else its elevation at the nearer end.
+ * the same look-ahead, its peak when inside, else its elevation at the nearer end. As auto-tune
+ * does, a satellite with a fresh element set wins over one with a stale set whatever their heights.
  */
 export function markAutoTune(
   passes: Pass[],
@@ -65,11 +66,18 @@ export function markAutoTune(
   lookaheadMinutes: number,
 ): void {
   const lookaheadMs = lookaheadMinutes * 60_000;
+  const fresh = (satellite: string, at: number): boolean => {
+    const tle = tles.get(satellite);
+    return tle !== undefined && !isTleStale(tle.epoch.getTime(), at);
+  };
   for (const pass of passes) {
     const start = pass.maxElevationAt;
     const end = start + lookaheadMs;
+    const passFresh = fresh(pass.satellite, start);
     pass.autoTune = passes.every((other) => {
       if (other.satellite === pass.satellite || other.los < start || other.aos > end) return true;
+      const otherFresh = fresh(other.satellite, start);
+      if (passFresh !== otherFresh) return passFresh;
       let best = other.maxElevation;
       if (other.maxElevationAt < start || other.maxElevationAt > end) {
         const tle = tles.get(other.satellite);
