@@ -88,7 +88,14 @@ export function limitPublicReads(app: App, ctx: AppContext): void {
     if (!methods.every((m) => m === 'GET' || m === 'HEAD')) return;
     const schema = route.schema as { tags?: string[]; security?: unknown } | undefined;
     if (!schema?.tags?.includes('public')) return;
-    route.onRequest = [identify, limit, ...hooks(route.onRequest)] as onRequestHookHandler[];
+    // A route with a limit of its own (search) keeps it: @fastify/rate-limit counts a request once,
+    // so the shared read budget placed first would stand in for the route's stricter one.
+    const ownLimit = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit !== undefined;
+    route.onRequest = [
+      identify,
+      ...(ownLimit ? [] : [limit]),
+      ...hooks(route.onRequest),
+    ] as onRequestHookHandler[];
     route.preParsing = [refuse, ...hooks(route.preParsing)] as preParsingHookHandler[];
     // Anonymous or with a token: both are documented.
     schema.security = [{}, { [API_TOKEN_SCHEME]: [] }];
