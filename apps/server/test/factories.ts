@@ -6,6 +6,7 @@ import { makeTleLines } from '@tinygs/orbit';
 import type { Kysely } from 'kysely';
 import type { Database, NewStation } from '../src/db/schema';
 import { encryptSecret } from '../src/lib/crypto';
+import { NEW_STATION_DEFAULTS } from '../src/repositories/stations';
 
 /** The SERVER_SECRET the harness configures. */
 export const TEST_SERVER_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -88,18 +89,7 @@ function stationRow(overrides: StationOverrides): NewStation & { id: string } {
     lastSeen: null,
     lastPacketTime: null,
     creationDate: Date.now(),
-    autoTune: null,
-    test: 0,
-    autoUpdate: 1,
-    beta: 0,
-    description: '',
-    antenna: null,
-    antennaBandLowMhz: 100,
-    antennaBandHighMhz: 960,
-    recordDistanceKm: 0,
-    telemetryPackets: 0,
-    confirmedPackets: 0,
-    crcErrors: 0,
+    ...NEW_STATION_DEFAULTS,
     ...overrides,
   };
 }

@@ -7,6 +7,25 @@ import type { Database } from '../db/schema';
 import { jsonRowSource } from './bulk-writes';
 
 /** What `tele/welcome` sets; undefined fields keep their stored value. */
+/**
+ * What a station starts with besides what its firmware reports: the owner's settings at their
+ * defaults and no totals yet. Used by the first welcome and by the test factories.
+ */
+export const NEW_STATION_DEFAULTS = {
+  autoTune: null,
+  test: 0,
+  autoUpdate: 1,
+  beta: 0,
+  description: '',
+  antenna: null,
+  antennaBandLowMhz: 100,
+  antennaBandHighMhz: 960,
+  recordDistanceKm: 0,
+  telemetryPackets: 0,
+  confirmedPackets: 0,
+  crcErrors: 0,
+} as const;
+
 export interface WelcomeWrite {
   id: string;
   name: string;
@@ -87,18 +106,7 @@ export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promi
       lastSeen: w.at,
       lastPacketTime: null,
       creationDate: w.at,
-      autoTune: null,
-      test: 0,
-      autoUpdate: 1,
-      beta: 0,
-      description: '',
-      antenna: null,
-      antennaBandLowMhz: 100,
-      antennaBandHighMhz: 960,
-      recordDistanceKm: 0,
-      telemetryPackets: 0,
-      confirmedPackets: 0,
-      crcErrors: 0,
+      ...NEW_STATION_DEFAULTS,
     })
     .execute();
   return { created: true, firstOfUser: sibling === undefined, cameOnline: true };
