@@ -4,8 +4,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/connect';
-import type { EventBus } from './events';
-import type { InstanceMetrics } from './ops/metrics';
+import { EventBus } from './events';
+import { createInstanceMetrics, type InstanceMetrics } from './ops/metrics';
 
 export interface AppContext {
   config: Config;
@@ -25,4 +25,17 @@ export interface AppContext {
 export interface Services {
   // Declared by their owners (network, accounts) by interface merging in their own files.
   [name: string]: unknown;
+}
+
+/** A context with a new event bus and metrics that read the network part once it is running. */
+export function createAppContext(config: Config, database: Db, log: Logger): AppContext {
+  const services: AppContext['services'] = {};
+  const instanceMetrics = createInstanceMetrics(
+    {
+      network: () => services.network?.metrics,
+      queueDepth: () => services.network?.queueDepth() ?? 0,
+    },
+    config.instanceId,
+  );
+  return { config, database, log, events: new EventBus(), instanceMetrics, services };
 }

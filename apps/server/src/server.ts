@@ -2,14 +2,12 @@
 // the HTTP app. main.ts runs it; integration tests run the same assembly on temporary storage.
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import type { AppContext } from './context';
+import { createAppContext, type AppContext } from './context';
 import { openDatabase } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { EventBus } from './events';
 import { buildApp } from './http/app';
 import type { App } from './http/route-module';
 import { createLogger } from './logger';
-import { createInstanceMetrics } from './ops/metrics';
 import type { Part, RunningPart } from './part';
 import { parts as defaultParts } from './parts';
 import { isCatalogueEmpty, seedCatalogue } from './seed/catalogue';
@@ -35,22 +33,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const n = await seedCatalogue(database, { demo: config.demo });
     log.info({ satellites: n }, 'catalogue seeded');
   }
-  const services: AppContext['services'] = {};
-  const instanceMetrics = createInstanceMetrics(
-    {
-      network: () => services.network?.metrics,
-      queueDepth: () => services.network?.queueDepth() ?? 0,
-    },
-    config.instanceId,
-  );
-  const ctx: AppContext = {
-    config,
-    database,
-    log,
-    events: new EventBus(),
-    instanceMetrics,
-    services,
-  };
+  const ctx = createAppContext(config, database, log);
   const running: { name: string; part: RunningPart }[] = [];
   const stopAll = async () => {
     for (const { name, part } of running.reverse()) {

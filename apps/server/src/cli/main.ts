@@ -2,11 +2,9 @@
 // bot's jobs and a few admin chores, run against the same DATA_DIR / DATABASE_URL as the server.
 import { destination, pino } from 'pino';
 import { ConfigError, loadConfig } from '../config';
-import type { AppContext } from '../context';
+import { createAppContext } from '../context';
 import { openDatabase } from '../db/connect';
 import { migrateToLatest } from '../db/migrate';
-import { EventBus } from '../events';
-import { createInstanceMetrics } from '../ops/metrics';
 import { readArgs, USAGE, UsageError } from './args';
 import { CliError, runCommand } from './commands';
 
@@ -40,18 +38,7 @@ async function main(argv: string[]): Promise<void> {
   // Logs go to stderr so that stdout carries only the command's answer.
   const log = pino({ level: 'warn' }, destination(2));
   const database = openDatabase(config.database);
-  const instanceMetrics = createInstanceMetrics(
-    { network: () => undefined, queueDepth: () => 0 },
-    config.instanceId,
-  );
-  const ctx: AppContext = {
-    config,
-    database,
-    log,
-    events: new EventBus(),
-    instanceMetrics,
-    services: {},
-  };
+  const ctx = createAppContext(config, database, log);
   try {
     // Every command works on a fresh DATA_DIR; `migrate` reports what it applied itself.
     if (args.command.command !== 'migrate') await migrateToLatest(database.db, database.dialect);
