@@ -10,6 +10,9 @@
 // data/cluster). Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/tinygs_cluster,
 // created when missing), REDIS_URL (default redis://127.0.0.1:6379); every other server variable
 // (SIMULATED_STATIONS, SMTP_URL, ...) is passed to the instances.
+//
+// The steps are exported for `npm run bench:cluster` (bench/src/cluster.ts), which starts the same
+// shape with one and then two instances; main() runs only when this file is the program.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,7 +64,7 @@ function options() {
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
 /** Installs Debian packages for commands that are missing. */
-function ensure(packages) {
+export function ensure(packages) {
   const missing = Object.entries(packages).filter(([command]) => !has(command));
   if (missing.length === 0) return;
   const names = [...new Set(missing.flatMap(([, p]) => p))];
@@ -100,7 +103,7 @@ function ensureDatabase(url) {
   console.log(`Created database ${name}.`);
 }
 
-function accepting(port) {
+export function accepting(port) {
   return new Promise((done) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     socket.once('connect', () => {
@@ -121,7 +124,7 @@ async function until(what, probe, timeoutMs = 120_000) {
 
 const healthy = (url) => fetch(`${url}/healthz`).then((r) => r.ok);
 
-function nginxConfig({ dir, port, instancePorts }) {
+export function nginxConfig({ dir, port, instancePorts }) {
   const n = join(dir, 'nginx');
   const temp = join(n, 'tmp');
   for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
@@ -174,7 +177,7 @@ ${instancePorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5
 
 const children = [];
 
-function start(name, command, args, { env, log }) {
+export function start(name, command, args, { env, log }) {
   const out = createWriteStream(log, { flags: 'a' });
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(out);
@@ -187,38 +190,38 @@ function start(name, command, args, { env, log }) {
   return entry;
 }
 
-async function stopAll() {
-  for (const entry of [...children].reverse()) {
-    if (entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
-    entry.stopping = true;
-    const exited = new Promise((r) => entry.child.once('exit', r));
-    entry.child.kill(entry.name === 'nginx' ? 'SIGQUIT' : 'SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-    if (entry.child.exitCode === null && entry.child.signalCode === null)
-      entry.child.kill('SIGKILL');
-  }
+/** Stops one started process (nginx gracefully, the others with SIGTERM; SIGKILL after 15 s). */
+export async function stop(entry) {
+  if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+  entry.stopping = true;
+  const exited = new Promise((r) => entry.child.once('exit', r));
+  entry.child.kill(entry.name === 'nginx' ? 'SIGQUIT' : 'SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  if (entry.child.exitCode === null && entry.child.signalCode === null) entry.child.kill('SIGKILL');
 }
 
-async function main() {
-  const { instances, port, mqttPort, dir } = options();
-  const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE;
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) fail('DATABASE_URL must be a postgres:// URL');
+export async function stopAll() {
+  for (const entry of [...children].reverse()) await stop(entry);
+}
+
+/** The Debian packages the shape needs, installed when missing. */
+export function ensureTools() {
   ensure({
     mosquitto: ['mosquitto'],
     mosquitto_ctrl: ['mosquitto-clients'],
     nginx: ['nginx'],
     psql: ['postgresql-client'],
   });
-  ensureDatabase(databaseUrl);
-  for (const d of ['logs', 'data', 'mosquitto']) mkdirSync(join(dir, d), { recursive: true });
+}
 
+/** The environment every instance shares; SERVER_SECRET from DIR/server-secret unless set. */
+export function sharedEnv({ dir, databaseUrl, redisUrl, lbUrl }) {
+  for (const d of ['logs', 'data', 'mosquitto']) mkdirSync(join(dir, d), { recursive: true });
   // One secret for every instance (it encrypts the MQTT passwords and derives the broker's).
   const secretFile = join(dir, 'server-secret');
   if (!existsSync(secretFile))
     writeFileSync(secretFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-  const lbUrl = `http://localhost:${port}`;
-  const base = {
+  return {
     ...process.env,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
@@ -229,69 +232,109 @@ async function main() {
     TRUST_PROXY: '1',
     LOG_FORMAT: 'json',
   };
-  const tsx = join(ROOT, 'node_modules/.bin/tsx');
-  const run = (args) => {
-    const r = spawnSync(tsx, args, { cwd: join(ROOT, 'apps/server'), env: base, encoding: 'utf8' });
-    if (r.status !== 0) fail(`${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
-    return r.stdout;
-  };
+}
 
+/** Runs the server's CLI (apps/server/src/cli/main.ts) with the shared environment. */
+export function cli(args, env) {
+  const tsx = join(ROOT, 'node_modules/.bin/tsx');
+  const r = spawnSync(tsx, ['src/cli/main.ts', ...args], {
+    cwd: join(ROOT, 'apps/server'),
+    env,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) fail(`${args.join(' ')} failed:\n${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+/** Mosquitto on the configuration `broker mosquitto-config` writes into DIR/mosquitto. */
+export async function startBroker({ dir, mqttPort, env }) {
   console.log('Writing the Mosquitto configuration (npm run cli -- broker mosquitto-config)...');
   const broker = JSON.parse(
-    run([
-      'src/cli/main.ts',
-      'broker',
-      'mosquitto-config',
-      '--dir',
-      join(dir, 'mosquitto'),
-      '--port',
-      String(mqttPort),
-      '--json',
-    ]),
+    cli(
+      [
+        'broker',
+        'mosquitto-config',
+        '--dir',
+        join(dir, 'mosquitto'),
+        '--port',
+        String(mqttPort),
+        '--json',
+      ],
+      env,
+    ),
   );
   if (await accepting(mqttPort))
     fail(`port ${mqttPort} is taken: stop what listens there or pass --mqtt-port`);
-  start('mosquitto', 'mosquitto', ['-c', broker.config], {
+  const entry = start('mosquitto', 'mosquitto', ['-c', broker.config], {
     env: process.env,
     log: join(dir, 'logs/mosquitto.log'),
   });
   await until('Mosquitto', () => accepting(mqttPort), 15_000);
+  return { ...broker, entry };
+}
 
-  console.log('Migrating the database...');
-  run(['src/cli/main.ts', 'migrate', '--json']);
+/** Instance `id` on PORT, ingesting from the broker; resolves once it answers /healthz. */
+export async function startInstance({ id, port, env, brokerUrl, dir }) {
+  if (await accepting(port)) fail(`port ${port} is taken: pass another --port`);
+  const entry = start(id, process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INSTANCE_ID: id,
+      MQTT_BROKER_URL: brokerUrl,
+    },
+    log: join(dir, `logs/${id}.log`),
+  });
+  await until(id, () => {
+    if (entry.child.exitCode !== null) fail(`${id} exited; its log: ${entry.log}`);
+    return healthy(`http://127.0.0.1:${port}`);
+  });
+  return entry;
+}
 
-  const instancePorts = Array.from({ length: instances }, (_, i) => port + 1 + i);
-  for (const [i, p] of instancePorts.entries()) {
-    if (await accepting(p)) fail(`port ${p} is taken: pass another --port`);
-    const id = `cluster-${i + 1}`;
-    start(id, process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      env: {
-        ...base,
-        PORT: String(p),
-        HOST: '127.0.0.1',
-        INSTANCE_ID: id,
-        MQTT_BROKER_URL: broker.url,
-      },
-      log: join(dir, `logs/${id}.log`),
-    });
-    // The first one alone: it seeds an empty catalogue before the others look.
-    if (i === 0) await until(id, () => healthy(`http://127.0.0.1:${p}`));
-  }
-  await Promise.all(
-    instancePorts.map((p, i) => until(`cluster-${i + 1}`, () => healthy(`http://127.0.0.1:${p}`))),
-  );
-
+/** nginx on PORT in front of the instance ports; resolves once /healthz answers through it. */
+export async function startNginx({ dir, port, instancePorts }) {
   if (await accepting(port)) fail(`port ${port} is taken: pass another --port`);
   const conf = nginxConfig({ dir, port, instancePorts });
   const test = spawnSync('nginx', ['-t', '-c', conf, '-p', join(dir, 'nginx')], {
     encoding: 'utf8',
   });
   if (test.status !== 0) fail(`nginx refused its configuration:\n${test.stderr}`);
-  start('nginx', 'nginx', ['-c', conf, '-p', join(dir, 'nginx'), '-g', 'daemon off;'], {
-    env: process.env,
-    log: join(dir, 'logs/nginx.log'),
-  });
+  const entry = start(
+    'nginx',
+    'nginx',
+    ['-c', conf, '-p', join(dir, 'nginx'), '-g', 'daemon off;'],
+    {
+      env: process.env,
+      log: join(dir, 'logs/nginx.log'),
+    },
+  );
   await until('nginx', () => healthy(`http://127.0.0.1:${port}`), 15_000);
+  return entry;
+}
+
+async function main() {
+  const { instances, port, mqttPort, dir } = options();
+  const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) fail('DATABASE_URL must be a postgres:// URL');
+  ensureTools();
+  ensureDatabase(databaseUrl);
+  const lbUrl = `http://localhost:${port}`;
+  const base = sharedEnv({ dir, databaseUrl, redisUrl, lbUrl });
+  const broker = await startBroker({ dir, mqttPort, env: base });
+
+  console.log('Migrating the database...');
+  cli(['migrate', '--json'], base);
+
+  const instancePorts = Array.from({ length: instances }, (_, i) => port + 1 + i);
+  // The first one alone: it seeds an empty catalogue before the others look.
+  const [first, ...others] = instancePorts.map((p, i) => ({ id: `cluster-${i + 1}`, port: p }));
+  const startOne = (x) => startInstance({ ...x, env: base, brokerUrl: broker.url, dir });
+  if (first) await startOne(first);
+  await Promise.all(others.map(startOne));
+  await startNginx({ dir, port, instancePorts });
 
   const brokerAt = `mqtt://127.0.0.1:${mqttPort}`;
   console.log(`
@@ -313,9 +356,11 @@ async function shutdown(code) {
   await stopAll();
   process.exit(code);
 }
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
-main().catch(async (err) => {
-  console.error(err instanceof Error ? err.message : err);
-  await shutdown(1);
-});
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  main().catch(async (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    await shutdown(1);
+  });
+}

@@ -11,6 +11,8 @@ const only = process.argv[2];
 const results = [];
 let passed = 0;
 let failed = 0;
+/** Each failed test's file, name and first line of its error, repeated in the summary. */
+const failures = [];
 
 function run(name, cmd, args, env = {}) {
   if (only && only !== name) return true;
@@ -27,6 +29,15 @@ function countVitest(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const message = String(test.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
+      failures.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}: ${message}`);
+    }
+  }
 }
 
 // npm's messages when the registry's audit service cannot be asked (offline, a mirror without the
@@ -66,15 +77,33 @@ run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 run('format', 'npx', ['prettier', '--check', '.']);
 run('imports', 'npm', ['run', 'imports:check', '--silent']);
 run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
+// The two-process cluster test (Mosquitto, Redis, PostgreSQL and the server processes it starts
+// and kills) runs in a step of its own, after the rest. Beside a hundred test files running in
+// parallel it has failed with the packets of some frames one station short; alone it has passed
+// every time. That race is open (docs/TESTING.md, "Cluster"); the test's failure message carries
+// the instances' logs to find it.
+const CLUSTER_TEST = 'apps/server/test/cluster-instances.test.ts';
 const unitReport = join(out, 'vitest.json');
 run('vitest', 'npx', [
   'vitest',
   'run',
+  '--exclude',
+  `**/${CLUSTER_TEST.split('/').pop()}`,
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${unitReport}`,
 ]);
 countVitest(unitReport);
+const clusterReport = join(out, 'cluster.json');
+run('cluster', 'npx', [
+  'vitest',
+  'run',
+  CLUSTER_TEST,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${clusterReport}`,
+]);
+countVitest(clusterReport);
 if (existsSync('e2e/vitest.config.ts')) {
   const e2eReport = join(out, 'e2e.json');
   run('e2e', 'npx', [
@@ -92,5 +121,6 @@ if (existsSync('e2e/vitest.config.ts')) {
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`);
 const stepFailures = results.filter((r) => !r.ok).length;
+for (const f of failures) console.log(`failed: ${f}`);
 console.log(`tests: ${passed} passed, ${failed + (failed === 0 ? stepFailures : 0)} failed`);
 process.exit(stepFailures === 0 ? 0 : 1);

@@ -27,7 +27,8 @@ if (mode === 'memory')
 createServer((req, res) => {
   const entry = manifest[req.url ?? ''];
   if (!entry) {
-    res.writeHead(req.url === '/' ? 200 : 404).end();
+    // `/` and `/healthz` answer 200: a proxy in front checks the latter (bench:cluster).
+    res.writeHead(req.url === '/' || req.url === '/healthz' ? 200 : 404).end();
     return;
   }
   res.writeHead(200, {

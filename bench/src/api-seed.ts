@@ -1,4 +1,5 @@
-// Fast generator for `bench:api`: users, stations and packets (one reception each) written straight
+// Fast generator for `bench:api`: users, stations and packets (heard by 1 to 20 stations each, 10.5
+// on average, as the live network's captured packets are about ten) written straight
 // into storage with multi-row inserts in large transactions, much faster than the simulator. The
 // schema and the catalogue come from the server's own start-up; rows look like the ingest's.
 import Database from 'better-sqlite3';
@@ -9,15 +10,22 @@ export interface SeedPlan {
   users: number;
   stations: number;
   satellites: string[];
-  /** epoch ms of packet 0; packet i is i seconds later */
+  /** epoch ms of packet 0; packet i is i * stepMs later */
   startMs: number;
+  stepMs: number;
 }
 
 /** Where the rows go: an SQLite file or a PostgreSQL schema. */
 export type SeedTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export const stationIdOf = (i: number, users: number) => `Station_${i}@${100_000 + (i % users)}`;
-export const packetIdOf = (i: number) => i.toString(16).padStart(24, '0');
+/** When packet i was received. */
+export const timeOf = (i: number, plan: SeedPlan) => plan.startMs + Math.floor(i * plan.stepMs);
+/** Packet i's id, time-ordered like the ingest's: eight hex digits of its second, then i. */
+export const packetIdOf = (i: number, plan: SeedPlan) =>
+  Math.floor(timeOf(i, plan) / 1000)
+    .toString(16)
+    .padStart(8, '0') + i.toString(16).padStart(16, '0');
 
 type Row = (string | number | null)[];
 type Insert = (
@@ -103,7 +111,12 @@ const USERS: [string, string][] = [
 ];
 
 // A decoded frame the size of a real one (the live network's Norby beacons are about this big).
-const parsedOf = (i: number) =>
+const parsedWith = (v: {
+  frame: number | string;
+  temp: number | string;
+  voltage: number | string;
+  charge: number | string;
+}) =>
   JSON.stringify({
     header: {
       length: 142,
@@ -112,19 +125,26 @@ const parsedOf = (i: number) =>
       msgTypeId: 0,
     },
     payload: {
-      frameNumber: i,
-      brkTempActive: 20 + (i % 15),
-      sesVoltage: 8000 + (i % 400),
-      sesChargeLevelMAh: 14000 + (i % 900),
+      frameNumber: v.frame,
+      brkTempActive: v.temp,
+      sesVoltage: v.voltage,
+      sesChargeLevelMAh: v.charge,
       sopAngularVelocityVector: [252, 255, 206, 255, 169, 252],
       tinygsTxPower: 2000,
-      tinygsTemp: 20 + (i % 15),
+      tinygsTemp: v.temp,
       tinygsBatVoltage: 8.2,
       tinygsLat: 0,
       tinygsLng: 0,
     },
     type: 'Beacon',
     telemetry: true,
+  });
+const parsedOf = (i: number) =>
+  parsedWith({
+    frame: i,
+    temp: 20 + (i % 15),
+    voltage: 8000 + (i % 400),
+    charge: 14000 + (i % 900),
   });
 const RAWS = Array.from({ length: 64 }, (_, k) =>
   Buffer.from(Array.from({ length: 143 }, (_, b) => (b * 31 + k * 7) % 256)).toString('base64'),
@@ -133,12 +153,12 @@ const RAWS = Array.from({ length: 64 }, (_, k) =>
 function packetRow(i: number, plan: SeedPlan): Row {
   const satellite = plan.satellites[i % plan.satellites.length] as string;
   return [
-    packetIdOf(i),
+    packetIdOf(i, plan),
     satellite,
     40_000 + (i % plan.satellites.length),
-    plan.startMs + i * 1000,
+    timeOf(i, plan),
     RAWS[i % RAWS.length] as string,
-    packetIdOf(i),
+    packetIdOf(i, plan),
     'LoRa',
     436.703,
     10,
@@ -153,17 +173,22 @@ function packetRow(i: number, plan: SeedPlan): Row {
     i % 3 === 0 ? 0 : 1,
     i % 3 === 0 ? 8.5 : -12.25,
     2446.95,
-    1,
+    receptionsOf(i),
     2000,
     0,
   ];
 }
 
-function receptionRow(i: number, plan: SeedPlan): Row {
-  const station = i % plan.stations;
-  const t = plan.startMs + i * 1000;
+/** How many stations heard packet i: 1 to 20, spread evenly (mean 10.5). */
+export const receptionsOf = (i: number) => 1 + ((i * 7919) % 20);
+/** Apart enough that the stations of one packet are different ones (up to 20 of them). */
+const strideOf = (plan: SeedPlan) => Math.max(1, Math.floor(plan.stations / 20));
+
+function receptionRow(i: number, copy: number, plan: SeedPlan): Row {
+  const station = (i + copy * strideOf(plan)) % plan.stations;
+  const t = timeOf(i, plan) + copy * 40;
   return [
-    packetIdOf(i),
+    packetIdOf(i, plan),
     stationIdOf(station, plan.users),
     String(100_000 + (station % plan.users)),
     t,
@@ -315,7 +340,47 @@ export async function seedStations(
   });
 }
 
-/** Packets [from, to) with one reception each, then the counters the ingest keeps. */
+// PostgreSQL makes the rows itself from generate_series (the same rows as packetRow and
+// receptionRow, receptionsOf(i) of them per packet): ten million packets cannot travel from Node in reasonable time.
+const GENERATED_PER_STATEMENT = 250_000;
+const PARSED_FORMAT = parsedWith({ frame: '@1', temp: '@2', voltage: '@3', charge: '@4' }).replace(
+  /"@(\d)"/g,
+  '%$1$$s',
+);
+const ID_SQL = `lpad(to_hex(t / 1000), 8, '0') || lpad(to_hex(i), 16, '0')`;
+const SERIES_SQL = `generate_series($1::bigint, $2::bigint) i, lateral (select $3::bigint + i * $4::bigint as t, i % $5::bigint as s) x`;
+
+async function generateInPostgres(exec: Exec, plan: SeedPlan, from: number, to: number) {
+  for (let lo = from; lo < to; lo += GENERATED_PER_STATEMENT) {
+    const series = [lo, Math.min(to, lo + GENERATED_PER_STATEMENT) - 1, plan.startMs, plan.stepMs];
+    await exec(
+      `insert into packets (${names(PACKETS).join(',')})
+       select ${ID_SQL}, ($6::text[])[1 + i % cardinality($6::text[])],
+         40000 + i % cardinality($6::text[]), t, ($7::text[])[1 + i % 64], ${ID_SQL}, 'LoRa', 436.703,
+         10, 5, 250,
+         case when i % 17 = 0 then null
+           else format($8::text, i, 20 + i % 15, 8000 + i % 400, 14000 + i % 900) end,
+         0, 0, (i * 7) % 160 - 80, (i * 13) % 360 - 180, 520 + i % 40,
+         case when i % 3 = 0 then 0 else 1 end, case when i % 3 = 0 then 8.5 else -12.25 end,
+         2446.95, 1 + (i * 7919) % 20, 2000, 0
+       from ${SERIES_SQL}`,
+      [...series, plan.stations, plan.satellites, RAWS, PARSED_FORMAT],
+    );
+    await exec(
+      `insert into receptions (${names(RECEPTIONS).join(',')})
+       select ${ID_SQL}, 'Station_' || r || '@' || (100000 + r % $6::bigint),
+         (100000 + r % $6::bigint)::text, t + c * 40, r % 140 - 70 + 0.123,
+         (r * 7) % 360 - 180 + 0.456, 1500.5, 21.5, 182.25, (t + c * 40) * 1000 + 17, 1234.5, 0, 0,
+         -112.5, 6.25, 150
+       from ${SERIES_SQL},
+         lateral generate_series(0, (i * 7919) % 20) c,
+         lateral (select (i + c * $7::bigint) % $5::bigint as r) y`,
+      [...series, plan.stations, plan.users, strideOf(plan)],
+    );
+  }
+}
+
+/** Packets [from, to) with their receptions, then the counters the ingest keeps. */
 export async function seedPackets(
   target: SeedTarget,
   plan: SeedPlan,
@@ -323,17 +388,20 @@ export async function seedPackets(
   to: number,
 ): Promise<void> {
   await withTarget(target, async (insert, exec) => {
-    for (let lo = from; lo < to; lo += ROWS_PER_TRANSACTION) {
-      const hi = Math.min(to, lo + ROWS_PER_TRANSACTION);
-      const packets: Row[] = [];
-      const receptions: Row[] = [];
-      for (let i = lo; i < hi; i++) {
-        packets.push(packetRow(i, plan));
-        receptions.push(receptionRow(i, plan));
+    if (target.kind === 'postgres') await generateInPostgres(exec, plan, from, to);
+    else
+      for (let lo = from; lo < to; lo += ROWS_PER_TRANSACTION) {
+        const hi = Math.min(to, lo + ROWS_PER_TRANSACTION);
+        const packets: Row[] = [];
+        const receptions: Row[] = [];
+        for (let i = lo; i < hi; i++) {
+          packets.push(packetRow(i, plan));
+          for (let copy = 0; copy < receptionsOf(i); copy++)
+            receptions.push(receptionRow(i, copy, plan));
+        }
+        await insert('packets', names(PACKETS), types(PACKETS), packets);
+        await insert('receptions', names(RECEPTIONS), types(RECEPTIONS), receptions);
       }
-      await insert('packets', names(PACKETS), types(PACKETS), packets);
-      await insert('receptions', names(RECEPTIONS), types(RECEPTIONS), receptions);
-    }
     await exec("delete from counters where name in ('packets', 'members', 'stations')");
     await exec("insert into counters (name, value) values ('packets', ?)", [to]);
     await exec("insert into counters (name, value) values ('members', ?)", [plan.users]);
@@ -344,7 +412,7 @@ export async function seedPackets(
     for (const name of plan.satellites) {
       await exec(
         'update satellites set frames = ?, confirmed_packets = ?, last_packet_time = ? where name = ?',
-        [perSatellite, perSatellite, plan.startMs + to * 1000, name],
+        [perSatellite, perSatellite, timeOf(to - 1, plan), name],
       );
     }
   });

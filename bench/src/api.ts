@@ -1,37 +1,59 @@
 // `npm run bench:api`: the public read API of the real server process under 50 concurrent clients,
-// with 10,000 stations and 100,000 then 1,000,000 packets (one reception each) written by a fast
-// generator. Each call is measured against, in the same run, the same bytes answered from memory
+// with 10,000 stations and 100,000 then 1,000,000 packets (heard by 1-20 stations each, ten on
+// average) written by a fast generator, while the network is live: 200 station connections
+// publish 1,000 receptions/s over MQTT (each frame heard by 1-20 of them, so the server merges
+// them), and every stored packet and station change drops the cached answers it touches. Each call is measured against, in the same run, the same bytes answered from memory
 // by a bare node:http process over the same connections (the ceiling; the same bytes read from a
 // file per request are measured too, as a second column). Clients send the
-// Accept-Encoding of a browser. Packet and station pages rotate over 10,000 different ids (the
-// server caches no single-row answers, so they measure the database path); the station list and
-// the satellite packet lists are few documents the server keeps built. Query plans of every read
-// are checked for full scans. Writes bench/results/api.json (api-postgres.json with --postgres).
+// Accept-Encoding of a browser. Packet and station pages rotate over 10,000 different ids (each built
+// from the database the first time, then kept until it changes); the station list and the packet
+// lists are few documents the server keeps built. Query plans of every read are checked for full
+// scans (and on PostgreSQL for the month partitions they read). Writes bench/results/api.json
+// (api-postgres.json with --postgres).
 //   npm run api -w bench -- [--postgres] [--sizes 100000,1000000] [--seconds 10] [--connections 50]
+//     [--ingest-rate 1000] [--live-stations 200]   (--ingest-rate 0: a still database)
+// --plans-only seeds and checks the query plans without serving (bench/results/api-plans[-postgres]
+// -LARGEST.json); --months N spreads the packets over N months (default one packet a second);
+// --from-unpartitioned (PostgreSQL) seeds the tables as they were before migration 0016 and times
+// that migration on them.
 // (the root script `bench:api` passes no arguments through)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
-import { loadConfig, createServer } from '@tinygs/server/testing';
-import type { CeilingManifest } from './api-ceiling';
-import { explainReads, type QueryPlan } from './api-plans';
+import {
+  loadConfig,
+  createServer,
+  openDatabase,
+  partitionMigration,
+  createMonthPartition,
+  monthsBetween,
+  partitionMonth,
+  type Database,
+} from '@tinygs/server/testing';
+import { explainReads, planFailures, type QueryPlan } from './api-plans';
 import {
   packetIdOf,
   seedPackets,
   seedStations,
   stationIdOf,
   supportedSatellites,
+  timeOf,
   type SeedPlan,
   type SeedTarget,
 } from './api-seed';
+import {
+  type ControlMessage,
+  type LoadConfig,
+  type LoadMessage,
+  type LoadStation,
+} from './ingest-protocol';
+import { BENCH_SATELLITE, BENCH_SECRET, seedBenchNetwork } from './ingest-seed';
+import { ACCEPT_ENCODING, cannon, ingestTotals, snapshot, type Measured } from './http-load';
+import { freePort, spawnLoadProcess, startTsProcess, stopProcess, waitHealthy } from './processes';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '../..');
@@ -43,6 +65,11 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     ids: { type: 'string', default: '10000' },
+    'ingest-rate': { type: 'string', default: '1000' },
+    'live-stations': { type: 'string', default: '200' },
+    'plans-only': { type: 'boolean', default: false },
+    months: { type: 'string' },
+    'from-unpartitioned': { type: 'boolean', default: false },
   },
 });
 const POSTGRES = values.postgres === true;
@@ -52,94 +79,16 @@ const SIZES = (values.sizes ?? (POSTGRES ? '100000' : '100000,1000000')).split('
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const IDS = Number(values.ids);
+const INGEST_RATE = Number(values['ingest-rate']);
+const LIVE_STATIONS = Number(values['live-stations']);
+/** Stations per frame of the live load (uniform): ten on average, like the captured traffic. */
+const LIVE_COPIES = { min: 1, max: 20 };
+const PLANS_ONLY = values['plans-only'] === true;
+const MONTHS = values.months ? Number(values.months) : null;
+const FROM_UNPARTITIONED = POSTGRES && values['from-unpartitioned'] === true;
 const USERS = Math.max(1, Math.floor(STATIONS / 10));
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const SECRET = BENCH_SECRET;
 const GOALS = { p99Ms: 50, ratioToCeiling: 0.5 };
-
-async function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = createNetServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => ok(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // still starting
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} never answered`);
-}
-
-/** The exact bytes and headers the API sends for a path (no decompression on our side). */
-function fetchRaw(
-  url: string,
-): Promise<{ body: Buffer; contentType: string; contentEncoding?: string }> {
-  return new Promise((resolve, reject) => {
-    httpGet(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
-        const enc = res.headers['content-encoding'];
-        resolve({
-          body: Buffer.concat(chunks),
-          contentType: String(res.headers['content-type']),
-          ...(enc ? { contentEncoding: enc } : {}),
-        });
-      });
-    }).on('error', reject);
-  });
-}
-
-interface Measured {
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-}
-
-async function cannon(base: string, paths: string[], seconds = SECONDS): Promise<Measured> {
-  let next = 0;
-  const r = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { 'accept-encoding': ACCEPT_ENCODING },
-    requests: [
-      { setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] as string }) },
-    ],
-  });
-  return {
-    reqPerSec: r.requests.average,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    errors: r.errors + r.non2xx,
-  };
-}
-
-function startProcess(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopProcess(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await exited;
-}
 
 async function prepareTarget(
   dataDir: string,
@@ -185,38 +134,55 @@ interface Row extends Measured {
   meetsGoals: boolean;
 }
 
-/** Fetches every URL's exact bytes from the API and writes them as static files plus a manifest. */
-async function snapshot(
-  base: string,
-  routes: Record<string, string[]>,
+/** The live network during the reads: station connections publishing over MQTT until stopped. */
+async function startLiveIngest(
+  mqttPort: number,
+  stations: LoadStation[],
   dir: string,
-): Promise<{ manifestFile: string; bytesOf: Record<string, number> }> {
-  mkdirSync(dir, { recursive: true });
-  const manifest: CeilingManifest = {};
-  const bytesOf: Record<string, number> = {};
-  for (const [name, paths] of Object.entries(routes)) {
-    let total = 0;
-    for (let k = 0; k < paths.length; k += 32) {
-      await Promise.all(
-        paths.slice(k, k + 32).map(async (path, j) => {
-          const got = await fetchRaw(base + path);
-          const file = join(dir, `${name.replace(/\W/g, '')}-${k + j}`);
-          writeFileSync(file, got.body);
-          manifest[path] = {
-            file,
-            bytes: got.body.length,
-            contentType: got.contentType,
-            ...(got.contentEncoding ? { contentEncoding: got.contentEncoding } : {}),
-          };
-          total += got.body.length;
-        }),
-      );
-    }
-    bytesOf[name] = Math.round(total / paths.length);
+  counterStart: number,
+): Promise<{ stop(): void }> {
+  const config: LoadConfig = {
+    mode: 'ingest',
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    sseUrl: null,
+    stations,
+    rate: INGEST_RATE,
+    copies: LIVE_COPIES,
+    counterStart,
+    durationMs: 24 * 3_600_000,
+    warmupMs: 0,
+    drainMs: 0,
+    satellite: BENCH_SATELLITE,
+  };
+  const child = spawnLoadProcess(config, join(dir, `live-load-${counterStart}.json`));
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (m: LoadMessage) => {
+      if (m.type === 'ready') child.send({ type: 'go' } satisfies ControlMessage);
+      else if (m.type === 'load-start') resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`live load exited with ${code}`)));
+  });
+  return { stop: () => void child.kill('SIGKILL') };
+}
+
+interface LiveIngest {
+  packets: number;
+  offeredReceptionsPerSecond: number;
+  storedReceptionsPerSecond: number;
+  storedPacketsPerSecond: number;
+  dropped: number;
+  seconds: number;
+}
+
+/** Migration 0016 on the tables seeded in their earlier shape. */
+async function migrateUnpartitioned(env: Record<string, string>): Promise<void> {
+  const database = openDatabase(loadConfig(env).database);
+  try {
+    // In one transaction, as migrating runs it.
+    await database.db.transaction().execute((trx) => partitionMigration.up<Database>(trx));
+  } finally {
+    await database.close();
   }
-  const manifestFile = join(dir, 'manifest.json');
-  writeFileSync(manifestFile, JSON.stringify(manifest));
-  return { manifestFile, bytesOf };
 }
 
 async function main(): Promise<void> {
@@ -234,7 +200,10 @@ async function main(): Promise<void> {
     ...dbEnv,
   };
   const results: Row[] = [];
+  const live: LiveIngest[] = [];
   const plans: Record<number, QueryPlan[]> = {};
+  const seedSeconds: Record<number, number> = {};
+  const migrationSeconds: Record<number, number> = {};
   try {
     // Schema and catalogue through the server's own start-up; then rows straight into storage.
     const setup = await createServer(loadConfig(env), {
@@ -242,13 +211,27 @@ async function main(): Promise<void> {
       parts: [],
     });
     const satellites = await supportedSatellites(setup.ctx.database.db);
-    await setup.close();
+    // The live load's satellite and owners (their stations appear with their first welcome).
+    const liveStations =
+      INGEST_RATE > 0 && !PLANS_ONLY
+        ? await seedBenchNetwork(setup.ctx.database.db, LIVE_STATIONS, 'Live')
+        : [];
+    const largest = Math.max(...SIZES);
+    const stepMs = MONTHS ? Math.floor((MONTHS * 30.44 * 86_400_000) / largest) : 1000;
     const plan: SeedPlan = {
       users: USERS,
       stations: STATIONS,
       satellites,
-      startMs: Date.now() - Math.max(...SIZES) * 1000,
+      startMs: Date.now() - largest * stepMs,
+      stepMs,
     };
+    if (FROM_UNPARTITIONED) await partitionMigration.down(setup.ctx.database.db);
+    else if (POSTGRES)
+      // The months the partition job would have created while these packets arrived.
+      for (const month of monthsBetween(partitionMonth(plan.startMs), partitionMonth(Date.now())))
+        for (const table of ['packets', 'receptions'] as const)
+          await createMonthPartition(setup.ctx.database.db, table, month);
+    await setup.close();
     let t0 = Date.now();
     await seedStations(target, plan, SECRET);
     console.log(
@@ -260,23 +243,41 @@ async function main(): Promise<void> {
       t0 = Date.now();
       await seedPackets(target, plan, filled, size);
       filled = size;
-      console.log(
-        `seeded ${size.toLocaleString()} packets in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-      );
+      seedSeconds[size] = Math.round((Date.now() - t0) / 100) / 10;
+      console.log(`seeded ${size.toLocaleString()} packets in ${seedSeconds[size]} s`);
+      if (FROM_UNPARTITIONED && Object.keys(migrationSeconds).length === 0) {
+        t0 = Date.now();
+        await migrateUnpartitioned(env);
+        migrationSeconds[size] = Math.round((Date.now() - t0) / 100) / 10;
+        console.log(
+          `migration 0016 on ${size.toLocaleString()} packets: ${migrationSeconds[size]} s`,
+        );
+      }
       plans[size] = await explainReads(target, {
         satellite: satellites[0] as string,
         stationId: stationIdOf(7, USERS),
-        packetId: packetIdOf(size >> 1),
-        serverTime: plan.startMs + (size >> 1) * 1000,
+        packetId: packetIdOf(size >> 1, plan),
+        serverTime: timeOf(size >> 1, plan),
       });
       for (const p of plans[size] ?? [])
-        if (p.fullScan) console.log(`FULL SCAN in ${p.call}: ${p.plan.join(' | ')}`);
+        if (p.partitions.length > 0)
+          console.log(
+            `${p.call}: reads ${p.partitions.length} partitions, ${p.executionMs ?? '?'} ms`,
+          );
+      for (const failure of planFailures(plans[size] ?? [])) console.log(failure);
+      if (PLANS_ONLY) continue;
 
       const port = await freePort();
-      const server = startProcess(['apps/server/src/main.ts'], {
+      const mqttPort = await freePort();
+      const server = startTsProcess(['apps/server/src/main.ts'], {
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',
+        MQTT_PORT: String(mqttPort),
+        MQTT_HOST: '127.0.0.1',
+        // The live load's stations share one address and send far above a real station's rate.
+        MQTT_RX_PER_SECOND: '1000',
+        MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(LIVE_STATIONS + 10),
       });
       const base = `http://127.0.0.1:${port}`;
       await waitHealthy(`${base}/healthz`);
@@ -284,10 +285,11 @@ async function main(): Promise<void> {
         Array.from({ length: Math.min(n, of) }, (_, k) => Math.floor((k * of) / Math.min(n, of)));
       const routes: Record<string, string[]> = {
         '/v1/stations': ['/v1/stations'],
+        '/v2/packets': ['/v2/packets'],
         '/v2/packets?satellite=': satellites.map(
           (s) => `/v2/packets?satellite=${encodeURIComponent(s)}`,
         ),
-        '/v1/packet/{id}': spread(IDS, size).map((i) => `/v1/packet/${packetIdOf(i)}`),
+        '/v1/packet/{id}': spread(IDS, size).map((i) => `/v1/packet/${packetIdOf(i, plan)}`),
         '/v1/station/{id}': spread(IDS, STATIONS).map(
           (i) => `/v1/station/${encodeURIComponent(stationIdOf(i, USERS))}`,
         ),
@@ -301,22 +303,33 @@ async function main(): Promise<void> {
       );
       const diskPort = await freePort();
       const memoryPort = await freePort();
-      const disk = startProcess(
+      const disk = startTsProcess(
         ['bench/src/api-ceiling.ts', manifestFile, String(diskPort), 'disk'],
         {},
       );
-      const memory = startProcess(
+      const memory = startTsProcess(
         ['bench/src/api-ceiling.ts', manifestFile, String(memoryPort), 'memory'],
         {},
       );
       await waitHealthy(`http://127.0.0.1:${diskPort}/`);
       await waitHealthy(`http://127.0.0.1:${memoryPort}/`);
 
+      const ingest =
+        INGEST_RATE > 0 ? await startLiveIngest(mqttPort, liveStations, dataDir, size * 10) : null;
+      const liveFrom = await ingestTotals(base);
+      const liveStarted = performance.now();
+
       for (const [name, paths] of Object.entries(routes)) {
-        await cannon(base, paths, 2); // warm-up: JIT, SQLite page cache
-        const api = await cannon(base, paths);
-        const file = await cannon(`http://127.0.0.1:${diskPort}`, paths);
-        const mem = await cannon(`http://127.0.0.1:${memoryPort}`, paths);
+        await cannon(base, paths, { connections: CONNECTIONS, seconds: 2 }); // warm-up: JIT, SQLite page cache
+        const api = await cannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS });
+        const file = await cannon(`http://127.0.0.1:${diskPort}`, paths, {
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+        });
+        const mem = await cannon(`http://127.0.0.1:${memoryPort}`, paths, {
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+        });
         const ratio = api.reqPerSec / mem.reqPerSec;
         const row: Row = {
           packets: size,
@@ -337,6 +350,21 @@ async function main(): Promise<void> {
           `${size.toLocaleString().padStart(9)}  ${name.padEnd(24)} ${String(Math.round(api.reqPerSec)).padStart(6)} req/s  p50 ${String(api.p50Ms).padStart(3)} ms  p99 ${String(api.p99Ms).padStart(3)} ms  static file ${String(Math.round(file.reqPerSec)).padStart(6)} req/s (p99 ${file.p99Ms} ms)  memory ${String(Math.round(mem.reqPerSec)).padStart(6)}  ratio ${ratio.toFixed(2)}  ${row.meetsGoals ? 'ok' : 'MISSED'}  errors ${api.errors}`,
         );
       }
+      const liveTo = await ingestTotals(base);
+      const liveSeconds = (performance.now() - liveStarted) / 1000;
+      ingest?.stop();
+      const during: LiveIngest = {
+        packets: size,
+        offeredReceptionsPerSecond: INGEST_RATE,
+        storedReceptionsPerSecond: (liveTo.receptions - liveFrom.receptions) / liveSeconds,
+        storedPacketsPerSecond: (liveTo.packets - liveFrom.packets) / liveSeconds,
+        dropped: liveTo.dropped - liveFrom.dropped,
+        seconds: Math.round(liveSeconds),
+      };
+      live.push(during);
+      console.log(
+        `live ingest during the reads: ${Math.round(during.storedReceptionsPerSecond)} receptions/s stored of ${INGEST_RATE} offered, ${Math.round(during.storedPacketsPerSecond)} packets/s, ${during.dropped} dropped`,
+      );
       await Promise.all([stopProcess(disk), stopProcess(memory), stopProcess(server)]);
     }
   } finally {
@@ -368,6 +396,12 @@ async function main(): Promise<void> {
     users: USERS,
     connections: CONNECTIONS,
     secondsPerRoute: SECONDS,
+    liveIngest: {
+      stations: INGEST_RATE > 0 ? LIVE_STATIONS : 0,
+      stationsPerFrame: LIVE_COPIES,
+      during: live,
+    },
+    seededReceptionsPerPacket: '1-20, 10.5 on average',
     acceptEncoding: ACCEPT_ENCODING,
     ceiling:
       'bare node:http process answering each URL with the bytes the API sent for it from memory (memory; the ratio), over the same connections in the same run; the same bytes streamed from a file per request (staticFile) for reference',
@@ -379,13 +413,29 @@ async function main(): Promise<void> {
         p.filter((q) => q.fullScan).map((q) => q.call),
       ]),
     ),
+    plansOnly: PLANS_ONLY,
+    monthsOfPackets: MONTHS,
+    seedSeconds,
+    migrationSeconds,
+    planFailures: Object.fromEntries(
+      Object.entries(plans).map(([size, p]) => [size, planFailures(p)]),
+    ),
     queryPlans: plans,
   };
   mkdirSync(join(repo, 'bench/results'), { recursive: true });
   writeFileSync(
-    join(repo, `bench/results/${POSTGRES ? 'api-postgres' : 'api'}.json`),
+    join(
+      repo,
+      // Plan checks at different scales are kept side by side: the file names the largest size.
+      `bench/results/${PLANS_ONLY ? 'api-plans' : 'api'}${POSTGRES ? '-postgres' : ''}${PLANS_ONLY ? `-${Math.max(...SIZES)}` : ''}.json`,
+    ),
     `${JSON.stringify(out, null, 2)}\n`,
   );
+  // The plan check is the point of --plans-only: a full scan or an unpruned packet read fails it.
+  if (PLANS_ONLY && Object.values(plans).some((p) => planFailures(p).length > 0)) {
+    console.log('query plan check FAILED');
+    process.exitCode = 1;
+  }
 }
 
 await main();

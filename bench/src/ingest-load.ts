@@ -13,6 +13,7 @@ import {
   type LoadMessage,
   type LoadResult,
 } from './ingest-protocol';
+import { frameOfRound, mixFrames } from './ingest-mix';
 
 const config = JSON.parse(readFileSync(process.env[BENCH_LOAD_ENV] ?? '', 'utf8')) as LoadConfig;
 const send = (m: LoadMessage) => process.send?.(m);
@@ -84,10 +85,30 @@ async function connectAll(): Promise<Conn[]> {
   return conns;
 }
 
+/** A frame as published: its bytes (base64) and the radio settings it was heard with. */
+interface Outgoing {
+  data: string;
+  satellite: string;
+  norad: number;
+  freq: number;
+  sf: number;
+  bw: number;
+  cr: number;
+}
+
+const MIX = config.mix === 'captured' ? mixFrames() : null;
 let counter = config.counterStart ?? 0;
-function rxPayload(conn: Conn, now: number): string {
+/** The next frame: unique (counter, or the round of a captured frame), a packet of its own. */
+function nextFrame(): Outgoing {
   counter += 1;
-  // Every frame is unique (counter and uptime), so each publish is one new packet and one event.
+  if (MIX) {
+    const captured = MIX[counter % MIX.length];
+    if (!captured) throw new Error('no captured frames');
+    return {
+      ...captured,
+      data: frameOfRound(captured, Math.floor(counter / MIX.length)).toString('base64'),
+    };
+  }
   const frame = encodeDemoFrame({
     frameCounter: counter,
     batteryMv: 3900,
@@ -96,24 +117,43 @@ function rxPayload(conn: Conn, now: number): string {
     solarCurrentMa: 200,
     uptimeS: counter,
   });
+  const { name, norad, freq } = config.satellite;
+  return {
+    data: Buffer.from(frame).toString('base64'),
+    satellite: name,
+    norad,
+    freq,
+    sf: 10,
+    bw: 125,
+    cr: 5,
+  };
+}
+
+/** How many stations hear the next frame: 1 without `copies`, else uniform in its range. */
+function copiesOfNextFrame(): number {
+  const c = config.copies;
+  return c ? c.min + Math.floor(Math.random() * (c.max - c.min + 1)) : 1;
+}
+
+function rxPayload(conn: Conn, now: number, frame: Outgoing): string {
   return JSON.stringify({
     station_location: conn.location,
     mode: 'LoRa',
-    frequency: config.satellite.freq,
+    frequency: frame.freq,
     frequency_offset: 0,
-    satellite: config.satellite.name,
-    NORAD: config.satellite.norad,
+    satellite: frame.satellite,
+    NORAD: frame.norad,
     rssi: -112.5,
     snr: -3.25,
     frequency_error: 1234,
     unix_GS_time: Math.floor(now / 1000),
     usec_time: now * 1000,
     crc_error: false,
-    data: Buffer.from(frame).toString('base64'),
+    data: frame.data,
     noisy: false,
-    sf: 10,
-    cr: 5,
-    bw: 125,
+    sf: frame.sf,
+    cr: frame.cr,
+    bw: frame.bw,
     iIQ: false,
   });
 }
@@ -139,14 +179,21 @@ async function run(): Promise<void> {
 
   if (config.mode === 'raw') {
     const first = config.stations[0];
-    subscriber = await mqtt.connectAsync(config.mqttUrl, {
-      clientId: 'bench-raw-subscriber',
+    const who = config.rawSubscriber ?? {
       username: first?.user,
       password: first?.pass,
+      topic: 'tinygs/+/+/tele/rx',
+    };
+    subscriber = await mqtt.connectAsync(config.mqttUrl, {
+      clientId: 'bench-raw-subscriber',
+      username: who.username,
+      password: who.password,
       protocolVersion: 4,
       reconnectPeriod: 0,
     });
-    await subscriber.subscribeAsync('tinygs/+/+/tele/rx', { qos: 0 });
+    const granted = await subscriber.subscribeAsync(who.topic, { qos: 0 });
+    // A broker with access control answers a refused subscription with 128.
+    if (granted.some((g) => g.qos === 128)) throw new Error(`subscription to ${who.topic} refused`);
     subscriber.on('message', () => {
       received += 1;
       if (loadRunning) receivedInWindow += 1;
@@ -184,6 +231,17 @@ async function run(): Promise<void> {
     };
   }
 
+  if (config.progressFromParent)
+    process.on('message', (m: ControlMessage) => {
+      if (m.type === 'progress') received = m.handled;
+    });
+  // Receptions the server reports stored since the load started (loopOnStored).
+  let stored = 0;
+  process.on('message', (m: ControlMessage) => {
+    if (m.type === 'stored') stored = m.n;
+  });
+  const done = () => (config.loopOnStored ? stored : received);
+
   send({ type: 'ready', connectMs });
   await new Promise<void>((resolve) =>
     process.once('message', (m: ControlMessage) => m.type === 'go' && resolve()),
@@ -192,6 +250,10 @@ async function run(): Promise<void> {
   let sent = 0;
   let skips = 0;
   let next = 0;
+  // The frame being published and how many more stations are still to publish it (consecutive
+  // connections, so the copies of one frame come from different stations).
+  let frame: Outgoing | null = null;
+  let copiesLeft = 0;
   loadStartedAt = Date.now();
   loadRunning = true;
   send({ type: 'load-start' });
@@ -209,7 +271,7 @@ async function run(): Promise<void> {
       // can write into socket buffers.
       const due =
         config.mode === 'raw' || config.closedLoop
-          ? config.rate - (sent - received)
+          ? config.rate - (sent - done())
           : Math.floor((config.rate * elapsed) / 1000) - sent;
       let tried = 0;
       for (let i = 0; i < due && tried < conns.length;) {
@@ -221,8 +283,14 @@ async function run(): Promise<void> {
           continue;
         }
         tried = 0;
-        conn.client.publish(conn.topic, rxPayload(conn, now), { qos: 0 });
-        conn.pending.push(now);
+        if (copiesLeft === 0 || !frame) {
+          frame = nextFrame();
+          copiesLeft = copiesOfNextFrame();
+        }
+        copiesLeft -= 1;
+        conn.client.publish(conn.topic, rxPayload(conn, now, frame), { qos: config.qos ?? 0 });
+        // Only a packet's first stations are named in its event: latency is timed for single copies.
+        if (!config.copies) conn.pending.push(now);
         sent += 1;
         i += 1;
       }
@@ -234,8 +302,8 @@ async function run(): Promise<void> {
   // Let the last receptions arrive.
   const drainUntil = Date.now() + config.drainMs;
   let last = -1;
-  while (Date.now() < drainUntil && received < sent && received !== last) {
-    last = received;
+  while (Date.now() < drainUntil && done() < sent && done() !== last) {
+    last = done();
     await new Promise((r) => setTimeout(r, 1000));
   }
   latencies.sort((a, b) => a - b);

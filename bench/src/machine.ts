@@ -40,6 +40,12 @@ export function median(values: number[]): number {
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The value below which `p` percent of the values lie (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
 export function round(v: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;

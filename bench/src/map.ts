@@ -12,7 +12,13 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTleLines } from '@tinygs/orbit';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { encryptSecret, openDatabase, migrateToLatest, insertUser } from '@tinygs/server/testing';
+import {
+  encryptSecret,
+  openDatabase,
+  migrateToLatest,
+  insertUser,
+  newStationRow,
+} from '@tinygs/server/testing';
 import { CHROMIUM_ARGS, ensureChromium } from '../../e2e/src/chromium';
 import {
   freePort,
@@ -42,29 +48,22 @@ async function seed(dir: string, stations: number, satellites: number): Promise<
       mqttPasswordEnc: encryptSecret(`p${u}`, SECRET),
       createdAt: now,
     });
-    const rows = Array.from({ length: Math.min(perUser, stations - u * perUser) }, (_, k) => ({
-      id: `Map_${u}_${k}@${userId}`,
-      name: `Map_${u}_${k}`,
-      userId,
-      status: k % 4 === 0 ? 0 : 1,
-      lat: -60 + Math.random() * 130,
-      lng: -180 + Math.random() * 360,
-      satellite: `BENCH-${(u * perUser + k) % satellites}`,
-      version: 2603242,
-      lastSeen: now,
-      tx: 0,
-      creationDate: now - 86_400_000,
-      test: 0,
-      autoUpdate: 1,
-      beta: 0,
-      description: '',
-      antennaBandLowMhz: 400,
-      antennaBandHighMhz: 450,
-      recordDistanceKm: 0,
-      telemetryPackets: 0,
-      confirmedPackets: 0,
-      crcErrors: 0,
-    }));
+    const rows = Array.from({ length: Math.min(perUser, stations - u * perUser) }, (_, k) =>
+      newStationRow({
+        id: `Map_${u}_${k}@${userId}`,
+        name: `Map_${u}_${k}`,
+        userId,
+        status: k % 4 === 0 ? 0 : 1,
+        lat: -60 + Math.random() * 130,
+        lng: -180 + Math.random() * 360,
+        satellite: `BENCH-${(u * perUser + k) % satellites}`,
+        version: 2603242,
+        lastSeen: now,
+        creationDate: now - 86_400_000,
+        antennaBandLowMhz: 400,
+        antennaBandHighMhz: 450,
+      }),
+    );
     await db.insertInto('stations').values(rows).execute();
   }
   for (let i = 0; i < satellites; i += 1) {

@@ -24,6 +24,11 @@ const BENCHES: { name: string; script: string; args: string[] }[] = [
   // Needs the local PostgreSQL (TEST_DATABASE_URL); without it the row shows FAILED.
   { name: 'api-postgres', script: 'api', args: ['--postgres'] },
   { name: 'sse', script: 'sse', args: [] },
+  { name: 'hostile', script: 'hostile', args: [] },
+  { name: 'telemetry', script: 'telemetry', args: [] },
+  { name: 'leaderboards', script: 'leaderboards', args: [] },
+  // Needs PostgreSQL, Redis, Mosquitto and nginx (scripts/cluster.mjs installs the last two).
+  { name: 'cluster', script: 'cluster', args: [] },
   { name: 'web', script: 'web', args: [] },
   { name: 'map', script: 'map', args: [] },
   { name: 'soak', script: 'soak', args: [] },

@@ -3,28 +3,21 @@
 // process's RSS is sampled every 10 s; growth is reported from the end of a 1-minute warm-up to
 // the end (goal < 10 %). Reference in the same run: the idle server's RSS before the load, and the
 // stored rate against the requested one. Writes bench/results/soak.json.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig, createNetworkPart, readCounters, createServer } from '@tinygs/server/testing';
-import {
-  BENCH_LOAD_ENV,
-  type ControlMessage,
-  type LoadConfig,
-  type LoadMessage,
-} from './ingest-protocol';
+import { type ControlMessage, type LoadConfig, type LoadMessage } from './ingest-protocol';
 import {
   BENCH_SATELLITE as SATELLITE,
   BENCH_SECRET as SECRET,
   seedBenchNetwork,
 } from './ingest-seed';
 import { median, round, sleep, writeResult, type Headline } from './machine';
+import { spawnLoadProcess } from './processes';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SAMPLE_MS = 10_000;
 const WARMUP_MS = 60_000;
 const mb = (bytes: number) => round(bytes / 2 ** 20);
@@ -76,12 +69,7 @@ async function main(): Promise<void> {
       drainMs: 10_000,
       satellite: SATELLITE,
     };
-    const file = join(dir, 'load.json');
-    writeFileSync(file, JSON.stringify(config));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'ingest-load.ts')], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, [BENCH_LOAD_ENV]: file },
-    });
+    const child = spawnLoadProcess(config, join(dir, 'load.json'));
     const samples: { s: number; rssMb: number; heapMb: number; stored: number }[] = [];
     let started = 0;
     let timer: NodeJS.Timeout | null = null;

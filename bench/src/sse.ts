@@ -370,6 +370,7 @@ async function startBenchServer(dir: string): Promise<{ server: Server; satellit
       stations: STATIONS,
       satellites,
       startMs: Date.now(),
+      stepMs: 1000,
     },
     SECRET,
   );

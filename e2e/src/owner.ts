@@ -65,6 +65,7 @@ export interface StationView {
   autoTune?: number | null;
   modem_conf?: string;
   local_ip?: string;
+  satnogsOptOut?: boolean;
 }
 
 /** Waits until `check` holds for the station as its owner reads it. */

@@ -96,6 +96,35 @@ describe('live map and login', () => {
     }
   });
 
+  it('marks the stations it drew, and loads the sound select when a visitor points at it', async () => {
+    const page = await browser.newPage({ width: 1366, height: 900 });
+    try {
+      const scripts: string[] = [];
+      page.on('request', (req) => {
+        if (req.resourceType() === 'script') scripts.push(req.url());
+      });
+      await page.goto(`${baseUrl}/`, { waitUntil: 'load' });
+      const listed = await (await fetch(`${baseUrl}/v1/stations`)).json();
+      const drawn = page.locator('[data-stations-drawn]');
+      await drawn.waitFor({ state: 'attached', timeout: 30_000 });
+      // The simulated stations are listed, and the map says it drew them.
+      expect((listed as unknown[]).length).toBeGreaterThan(0);
+      expect(Number(await drawn.getAttribute('data-stations-drawn'))).toBeGreaterThan(0);
+      const sound = page.getByRole('combobox', { name: 'Sound' });
+      await expect.poll(() => sound.textContent()).toContain('Radar');
+      expect(scripts.some((url) => /SoundModeMenu/.test(url))).toBe(false);
+      await sound.hover();
+      await expect.poll(() => scripts.some((url) => /SoundModeMenu/.test(url))).toBe(true);
+      await page.getByRole('combobox', { name: 'Sound' }).click();
+      await page.getByRole('option', { name: 'Beep' }).click();
+      await expect
+        .poll(() => page.getByRole('combobox', { name: 'Sound' }).textContent())
+        .toContain('Beep');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('draws a station that comes online while the map is open', { timeout: 150_000 }, async () => {
     const suffix = Math.random().toString(36).slice(2, 6);
     const email = `live-${suffix}@tinygs.localhost`;

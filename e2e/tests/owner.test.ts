@@ -93,6 +93,12 @@ describe('station owner in the browser', () => {
     const terms = mailDialog.getByRole('checkbox');
     if ((await terms.count()) > 0 && !(await terms.first().isChecked()))
       await terms.first().check();
+    // Offline alerts: switched on, after 30 minutes.
+    await mailDialog.getByRole('switch', { name: 'Offline alerts' }).check();
+    await mailDialog.getByRole('combobox', { name: /offline for/ }).click();
+    await (
+      await visible(page, page.getByRole('option', { name: '30 minutes' }), '30 minutes')
+    ).click();
     await mailDialog.getByRole('button', { name: /^Save/ }).click();
     await visible(page, page.getByText('Config saved!'), 'Config saved!');
     const user = await getJson<{ email: string; acceptedTerms: boolean }>(
@@ -100,7 +106,11 @@ describe('station owner in the browser', () => {
       `/v1/user?userId=${session.userId}`,
       session,
     );
-    expect(user).toMatchObject({ email: EMAIL, acceptedTerms: true });
+    expect(user).toMatchObject({
+      email: EMAIL,
+      acceptedTerms: true,
+      offlineAlerts: { enabled: true, delayMinutes: 30 },
+    });
   });
 
   it(
@@ -233,7 +243,7 @@ describe('station owner in the browser', () => {
     await credDialog.waitFor({ state: 'hidden' });
   });
 
-  it('edits the description and uploads a picture', async () => {
+  it('edits the description, opts out of SatNOGS DB forwarding and uploads a picture', async () => {
     await openStation();
     await (
       await visible(page, page.getByRole('button', { name: /Edit station/i }), 'Edit station')
@@ -248,6 +258,7 @@ describe('station owner in the browser', () => {
       .first()
       .click();
     await page.getByRole('option', { name: 'Dipole', exact: true }).click();
+    await page.getByRole('switch', { name: 'Share frames with SatNOGS DB' }).click();
     await page.locator('input[type="file"]').first().setInputFiles({
       name: 'roof.png',
       mimeType: 'image/png',
@@ -264,6 +275,7 @@ describe('station owner in the browser', () => {
       (s) =>
         s.description === 'Roof dipole, e2e' &&
         s.antenna === 'Dipole' &&
+        s.satnogsOptOut === true &&
         (s.pictures?.length ?? 0) === 1,
     );
     expect(saved.pictures?.[0]?.status).toBe(0);

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres:// or sqlite:')
     .optional(),
+  /** PostgreSQL: months of packets kept (whole month partitions dropped); unset keeps all */
+  PACKET_RETENTION_MONTHS: z.coerce.number().int().min(1).max(1200).optional(),
   MQTT_PORT: port.optional(),
   MQTT_HOST: z.string().min(1).default('0.0.0.0'),
   MQTT_TLS_PORT: port.default(8883),
@@ -132,6 +134,28 @@ const EnvSchema = z.object({
     .default(32 * 1024 * 1024),
   /** a live-stream client with more than 1 MB unsent for this long is disconnected */
   SSE_SLOW_CLIENT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** SatNOGS DB's telemetry endpoint (https://db.satnogs.org/api/telemetry/); unset: no forwarding */
+  SATNOGS_DB_URL: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with http:// or https://')
+    .max(2000)
+    .refine((u) => {
+      const url = new URL(u);
+      return url.username === '' && url.password === '';
+    }, 'must not hold credentials (the token goes in SATNOGS_DB_TOKEN)')
+    .optional(),
+  /** SatNOGS DB API token, sent as `Authorization: Token ...`; never logged */
+  SATNOGS_DB_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,200}$/, 'letters and digits only, at most 200')
+    .optional(),
+  SATNOGS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** frames kept waiting for SatNOGS DB at most; the oldest beyond are dropped */
+  SATNOGS_OUTBOX_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
+  /** longest wait between two tries while SatNOGS DB is unreachable */
+  SATNOGS_DB_MAX_BACKOFF_MS: z.coerce.number().int().min(10).max(86_400_000).default(300_000),
+  /** offline-alert mails per station owner and UTC day (each alerted outage also gets its back note) */
+  OFFLINE_ALERTS_PER_DAY: z.coerce.number().int().min(0).max(100).default(3),
 });
 
 function isSourceUrl(text: string): boolean {
@@ -170,7 +194,13 @@ export interface Config {
   database:
     | { kind: 'sqlite'; file: string }
     /** statementTimeoutMs: statements running longer are cancelled (0 = no limit) */
-    | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
+    | {
+        kind: 'postgres';
+        url: string;
+        statementTimeoutMs?: number;
+        /** months of packets kept besides the current one; undefined keeps all (docs/DEPLOYMENT.md) */
+        packetRetentionMonths?: number;
+      };
   mqtt: {
     /** null: not set explicitly; 1883 is tried and a free port used when it is taken. */
     port: number | null;
@@ -214,6 +244,20 @@ export interface Config {
   /** false with DEMO=0: no invented satellites, no simulator */
   demo: boolean;
   elementSets: ElementSetsConfig;
+  /** offline-alert mails per owner and UTC day (0: none are sent) */
+  offlineAlertsPerDay: number;
+  /** null: frames are not forwarded to SatNOGS DB (SATNOGS_DB_URL unset) */
+  satnogs: SatnogsConfig | null;
+}
+
+export interface SatnogsConfig {
+  /** the telemetry endpoint frames are POSTed to */
+  url: string;
+  /** null: frames are sent without a token (SatNOGS DB accepts anonymous submissions) */
+  token: string | null;
+  timeoutMs: number;
+  maxOutboxRows: number;
+  maxBackoffMs: number;
 }
 
 export interface ElementSetsConfig {
@@ -285,6 +329,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           kind: 'postgres',
           url: e.DATABASE_URL,
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+          ...(e.PACKET_RETENTION_MONTHS
+            ? { packetRetentionMonths: e.PACKET_RETENTION_MONTHS }
+            : {}),
         }
       : {
           kind: 'sqlite',
@@ -292,6 +339,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ? resolve(e.DATABASE_URL.slice('sqlite:'.length))
             : join(dataDir, 'tinygs.db'),
         };
+  if (e.PACKET_RETENTION_MONTHS && database.kind !== 'postgres') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PACKET_RETENTION_MONTHS: packet retention needs a PostgreSQL DATABASE_URL',
+    );
+  }
   if (e.REDIS_URL && database.kind !== 'postgres') {
     throw new ConfigError(
       'Invalid configuration:\n  REDIS_URL: instances sharing state need a PostgreSQL DATABASE_URL',
@@ -349,11 +401,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     viewerDist: resolve(e.VIEWER_DIST ?? join(REPO_ROOT, 'apps/viewer/dist')),
     redis: e.REDIS_URL ? { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : null,
     demo: e.DEMO,
+    offlineAlertsPerDay: e.OFFLINE_ALERTS_PER_DAY,
     elementSets: {
       sources: e.TLE_SOURCES,
       refreshMs: Math.round(e.TLE_REFRESH_HOURS * 3_600_000),
       fetchTimeoutMs: e.TLE_FETCH_TIMEOUT_MS,
       maxBytes: e.TLE_MAX_BYTES,
     },
+    satnogs: e.SATNOGS_DB_URL
+      ? {
+          url: e.SATNOGS_DB_URL,
+          token: e.SATNOGS_DB_TOKEN ?? null,
+          timeoutMs: e.SATNOGS_DB_TIMEOUT_MS,
+          maxOutboxRows: e.SATNOGS_OUTBOX_MAX_ROWS,
+          maxBackoffMs: e.SATNOGS_DB_MAX_BACKOFF_MS,
+        }
+      : null,
   };
 }

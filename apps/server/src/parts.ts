@@ -5,6 +5,9 @@ import type { Part } from './part';
 import { demoUserPart } from './accounts/demo-user';
 import { tokenHousekeepingPart } from './accounts/housekeeping';
 import { healthRetentionPart } from './health/retention';
+import { offlineAlertsPart } from './health/offline-alerts';
+import { telemetryRetentionPart } from './telemetry/retention';
+import { partitionMaintenancePart } from './jobs/partition-maintenance';
 import { botPart } from './bot/part';
 import { elementSetsPart } from './elements/part';
 import { mailPart } from './mail/part';
@@ -13,6 +16,7 @@ import { autoTunePart } from './network/auto-tune';
 import { simulatorPart } from './simulator/part';
 import { sharedStatePart } from './cluster/shared-state';
 import { elected } from './cluster/lease';
+import { satnogsForwardingPart } from './satnogs/part';
 
 // With REDIS_URL the parts wrapped in `elected` run on one instance of the network only (the bot:
 // the chat platform hands updates to one poller per token).
@@ -23,8 +27,12 @@ export const parts: Part[] = [
   elected(demoUserPart),
   elected(tokenHousekeepingPart),
   elected(healthRetentionPart),
+  elected(offlineAlertsPart),
+  elected(telemetryRetentionPart),
+  elected(partitionMaintenancePart),
   networkPart,
   elected(autoTunePart),
   elected(elementSetsPart),
+  elected(satnogsForwardingPart),
   elected(simulatorPart),
 ];

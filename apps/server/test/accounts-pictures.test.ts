@@ -206,6 +206,8 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     const open = await fetchPicture(`/pictures/${shortId}.jpg`);
     expect(open.status).toBe(200);
     expect(open.headers.get('cache-control')).toContain('public');
+    // Approved as the admin CLI does it: the row, then the station's announcement.
+    server.ctx.events.publish('stations-changed', { stationIds: [stationId] });
     expect(await page()).toContain(shortId);
 
     await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.rejected);
@@ -344,7 +346,7 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
                and datname = current_database()`,
           );
           return (rows[0]?.n ?? 0) > 0 ? true : undefined;
-        });
+        }, 20_000);
         await other.query('commit');
         expect(await racing).toBe(false);
       } finally {
@@ -352,6 +354,8 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
       }
       expect(await countPictures(id)).toBe(PICTURE_MAX_FILES);
     },
+    // A sequence of waits on another session's lock: room for a busy database, no timing asserted.
+    30_000,
   );
 
   it('keeps at most 10 pictures per station', async () => {

@@ -16,6 +16,9 @@ import {
 import { buildUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 
+/** What an account has until its owner switches offline alerts on (no chat bot configured). */
+const NO_OFFLINE_ALERTS = { enabled: false, delayMinutes: 120, viaBot: false };
+
 describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
@@ -81,6 +84,7 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
       newsletterFrequency: 'none',
       acceptedTerms: false,
       emailVal: false,
+      offlineAlerts: NO_OFFLINE_ALERTS,
     });
   });
 
@@ -98,6 +102,7 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
       newsletterFrequency: 'weekly',
       acceptedTerms: true,
       emailVal: false,
+      offlineAlerts: NO_OFFLINE_ALERTS,
     });
     const notice = await waitForMail(server, 'old@example.org');
     expect(notice.decoded).toContain('asked to change its login address');
@@ -120,6 +125,7 @@ describe.each(DIALECTS)('profile and broker credentials on %s', (dialect) => {
       newsletterFrequency: 'weekly',
       acceptedTerms: true,
       emailVal: true,
+      offlineAlerts: NO_OFFLINE_ALERTS,
     });
     const made = await waitForMail(server, 'old@example.org', 3);
     expect(made.decoded).toContain('login address of your');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { issueLoginLink } from '../src/accounts/login';
+import { decodeQuotedPrintable } from './fake-smtp';
 import { buildUser, type BuiltUser } from './factories';
 import type { Server } from '../src/server';
 import { waitFor } from './network-helpers';
@@ -27,12 +28,6 @@ export interface OutboxMail {
   raw: string;
   /** headers and text with quoted-printable soft breaks and escapes undone */
   decoded: string;
-}
-
-function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export function outboxMails(server: ServerLike): OutboxMail[] {

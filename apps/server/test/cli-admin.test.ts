@@ -158,6 +158,83 @@ describe.each(DIALECTS)('admin CLI on %s', (dialect) => {
     expect(String(broken.body.error)).toContain('displayName');
   });
 
+  it('opts a satellite in to SatNOGS DB forwarding and out again, by command or catalogue file', async () => {
+    const forward = () =>
+      server.ctx.database.db
+        .selectFrom('satellites')
+        .select('satnogsForward')
+        .where('name', '=', 'Norbi')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.satnogsForward);
+    expect(await forward()).toBe(0);
+    expect(await json('satellites', 'satnogs-forward', 'Norbi')).toEqual({
+      code: 0,
+      body: { satellite: 'Norbi', satnogsForward: true },
+    });
+    expect(await forward()).toBe(1);
+    // What waits, as an operator sees it.
+    const queuedAt = Date.parse('2026-11-25T10:00:00Z');
+    await server.ctx.database.db
+      .insertInto('satnogsOutbox')
+      .values([
+        {
+          packetId: 'p1',
+          stationId: 's@1',
+          queuedAt,
+          nextAttemptAt: queuedAt,
+          attempts: 7,
+          lastError: 'HTTP 401: Invalid token.',
+        },
+        {
+          packetId: 'p2',
+          stationId: 's@1',
+          queuedAt: queuedAt + 1,
+          nextAttemptAt: queuedAt,
+          attempts: 0,
+          lastError: null,
+        },
+      ])
+      .execute();
+    expect(await json('satnogs', 'status')).toEqual({
+      code: 0,
+      body: {
+        forwarding: false,
+        waiting: 2,
+        oldestQueuedAt: '2026-11-25T10:00:00.000Z',
+        mostAttempts: 7,
+        lastError: 'HTTP 401: Invalid token.',
+        satellites: [{ name: 'Norbi', norad: 46494 }],
+      },
+    });
+    await server.ctx.database.db.deleteFrom('satnogsOutbox').execute();
+    expect((await json('satellites', 'satnogs-forward', 'Norbi', '--off')).code).toBe(0);
+    expect(await forward()).toBe(0);
+    expect((await json('satellites', 'satnogs-forward', 'No-Such-Sat')).code).toBe(1);
+
+    const file = join(server.ctx.config.dataDir, 'forwarded.json');
+    const entry = {
+      name: 'Cli-Forwarded',
+      displayName: 'CLI Forwarded',
+      norad: 99002,
+      status: 'Supported',
+      configurations: [{ mode: 'LoRa', freq: 436.2, sf: 10 }],
+    };
+    const optIn = () =>
+      server.ctx.database.db
+        .selectFrom('satellites')
+        .select('satnogsForward')
+        .where('name', '=', 'Cli-Forwarded')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.satnogsForward);
+    writeFileSync(file, JSON.stringify({ ...entry, satnogsForward: true }));
+    expect((await json('satellites', 'import', file)).code).toBe(0);
+    expect(await optIn()).toBe(1);
+    // An entry that does not say keeps what is stored.
+    writeFileSync(file, JSON.stringify({ ...entry, description: 'edited' }));
+    expect((await json('satellites', 'import', file)).code).toBe(0);
+    expect(await optIn()).toBe(1);
+  });
+
   it('imports a template from the file’s folder and refuses one outside it', async () => {
     const { dataDir } = server.ctx.config;
     const folder = join(dataDir, 'catalogue', 'satellites');

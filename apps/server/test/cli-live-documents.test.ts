@@ -115,6 +115,32 @@ describe.each(DIALECTS)('packets import on %s', (dialect) => {
     expect(counter?.value).toBe(doc.packets.length);
   });
 
+  it('stores the frames that fail their checks as unverified, with the envelope only', async () => {
+    // packets-05.json holds the two frames of noise filed under Polytech_Universe-1.
+    const noise = ['16474589-4aba-4aab-b70f-e8d69fb0b68a', '5b567c15-23b6-4a77-82c9-a65f7958ed33'];
+    const res = await cli(server, [
+      'packets',
+      'import',
+      join(LIVE_DIR, 'packets-05.json'),
+      '--json',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const rows = await server.ctx.database.db
+      .selectFrom('packets')
+      .select(['id', 'parsed', 'txPowerMw'])
+      .where('unverified', '=', 1)
+      .execute();
+    expect(rows.map((r) => r.id).sort()).toEqual(noise.sort());
+    for (const row of rows) {
+      expect(JSON.parse(row.parsed ?? 'null')).toEqual({
+        payload: { tinygsSatellite: 'Polytech_Universe-1', tinygsTxPower: 800 },
+        tinygsSatellite: 'Polytech_Universe-1',
+        telemetry: false,
+      });
+      expect(row.txPowerMw).toBe(800);
+    }
+  });
+
   it('names the problem in a file that is not a packets document', async () => {
     const res = await cli(server, ['packets', 'import', join(REPO_ROOT, 'package.json'), '--json']);
     expect(res.code).toBe(1);

@@ -235,9 +235,23 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable || !existsSync
             ? []
             : [`${i}: ${JSON.stringify(rows)}`],
         );
-        throw new Error(`frames not stored as one packet of 3: ${missing.join('; ')}`, {
-          cause: err,
-        });
+        // What the instances logged (warnings and errors) says why, in a CI log too.
+        const stored = await db.db
+          .selectFrom('receptions')
+          .select(['packetId', 'stationId'])
+          .where(
+            'packetId',
+            'in',
+            all.flatMap((rows) => rows.map((r) => r.id)),
+          )
+          .execute();
+        const logs = [...instances.entries(), ['a (before SIGKILL)', a] as const].map(
+          ([id, p]) => `--- ${id}:\n${p.output.join('').slice(-4000)}`,
+        );
+        throw new Error(
+          `frames not stored as one packet of 3: ${missing.join('; ')}\nreceptions stored: ${stored.length}\n${logs.join('\n')}`,
+          { cause: err },
+        );
       });
       // Exactly one packet per frame, with the three stations' receptions.
       for (const rows of packets) expect(rows).toHaveLength(1);

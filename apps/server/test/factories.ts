@@ -6,7 +6,7 @@ import { makeTleLines } from '@tinygs/orbit';
 import type { Kysely } from 'kysely';
 import type { Database, NewStation } from '../src/db/schema';
 import { encryptSecret } from '../src/lib/crypto';
-import { NEW_STATION_DEFAULTS } from '../src/repositories/stations';
+import { newStationRow } from '../src/repositories/stations';
 
 /** The SERVER_SECRET the harness configures. */
 export const TEST_SERVER_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -68,30 +68,15 @@ export async function buildStations(
   }
 }
 
-function stationRow(overrides: StationOverrides): NewStation & { id: string } {
-  const id = formatStationId(overrides.name, overrides.userId);
-  return {
-    id,
-    status: 0,
+function stationRow(overrides: StationOverrides): NewStation {
+  return newStationRow({
+    id: formatStationId(overrides.name, overrides.userId),
     lat: 40.4,
     lng: -3.7,
-    elevationM: null,
-    satellite: null,
     version: 2603242,
-    gitVersion: null,
-    board: null,
-    mac: null,
-    localIp: null,
-    wifiRssi: null,
-    radioStatus: null,
-    tx: 0,
-    modemConf: null,
-    lastSeen: null,
-    lastPacketTime: null,
     creationDate: Date.now(),
-    ...NEW_STATION_DEFAULTS,
     ...overrides,
-  };
+  });
 }
 
 /** A plausible LEO TLE (97.5 degrees, ~15.2 rev/day) with its epoch now. */

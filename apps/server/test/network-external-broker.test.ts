@@ -55,7 +55,11 @@ function instanceConfig(base: Config, instance: string): Config {
   };
 }
 
-async function startInstance(env: TestEnv, instance: string): Promise<TestServer> {
+async function startInstance(
+  env: TestEnv,
+  instance: string,
+  storedStateRefreshMs = 100,
+): Promise<TestServer> {
   const server: Server = await createServer(instanceConfig(env.config, instance), {
     log: pino({ level: 'silent' }),
     parts: [
@@ -63,7 +67,7 @@ async function startInstance(env: TestEnv, instance: string): Promise<TestServer
         flushIntervalMs: 20,
         offlineSweepMs: 100,
         offlineAfterMs: 60_000,
-        storedStateRefreshMs: 100,
+        storedStateRefreshMs,
       }),
     ],
   });
@@ -294,6 +298,50 @@ describe.skipIf(!available).each(DIALECTS)('external Mosquitto broker on %s', (d
     } finally {
       // `server` stays a running instance for the tests that follow.
       for (const s of instances) if (s !== server && !stopped.has(s)) await s.stop();
+    }
+  });
+
+  it('stores the receptions of a new station that reach an instance which has not heard of it', async () => {
+    // This instance reads storage's station list only every ten minutes, and without REDIS_URL no
+    // event tells it of stations the other instance creates: when such a station's frames reach
+    // it, what it knows is what storage says.
+    const late = await startInstance(env, 'd', 600_000);
+    try {
+      const user = await newUser();
+      const received = () =>
+        [server, late].map((s) => s.ctx.services.network?.metrics.messagesReceived ?? 0);
+      // The share group alternates: a station whose welcome went to the other instance.
+      let chosen: { client: MqttClient; id: string; name: string } | null = null;
+      for (let attempt = 0; attempt < 4 && !chosen; attempt += 1) {
+        const name = `Newcomer${attempt}_GS`;
+        const id = `${name}@${user.id}`;
+        const before = received()[1];
+        const client = await connectStation(server, user, name);
+        await waitFor(async () => (await station(id))?.status === 1);
+        if (received()[1] === before) chosen = { client, id, name };
+        else await client.endAsync();
+      }
+      if (!chosen) throw new Error('every welcome went to the late instance');
+      const unknownBefore = late.ctx.services.network?.metrics.dropped['unknown-station'] ?? 0;
+      const before = received();
+      const frames = 10;
+      for (let i = 0; i < frames; i += 1)
+        await publishTele(
+          chosen.client,
+          user,
+          chosen.name,
+          'rx',
+          rxPayload({ data: randomBytes(24).toString('base64') }),
+        );
+      const { id } = chosen;
+      await waitFor(async () => (await packetsOf(id)).length >= frames, 10_000);
+      const handled = received().map((n, i) => n - (before[i] ?? 0));
+      expect(handled[1]).toBeGreaterThan(0);
+      expect(await packetsOf(id)).toHaveLength(frames);
+      expect(late.ctx.services.network?.metrics.dropped['unknown-station']).toBe(unknownBefore);
+      await chosen.client.endAsync();
+    } finally {
+      await late.stop();
     }
   });
 

@@ -207,6 +207,28 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
     expect(after[0]).toMatchObject({ seq: missed, full: true, removed: [] });
     expect(replay(deltas(slow)).list).toEqual(lists(full)[0]);
   });
+
+  it('takes the changed stations from the list GET /v1/stations read after the change, and reads them itself otherwise', async () => {
+    const delta = await open('delta');
+    await waitFor(() => deltas(delta).length > 0);
+    const taken = hub.stats.stationReadsShared;
+    const visitorList = async () =>
+      (await server.app.inject({ method: 'GET', url: '/v1/stations' })).json<StationListItem[]>();
+
+    // A visitor asks for the list after the change: the live list is made from that one read.
+    await change('Map_C', { status: 0 });
+    expect((await visitorList()).find((s) => s.name === 'Map_C')?.status).toBe(0);
+    await waitFor(() => deltas(delta).length > 1);
+    expect(hub.stats.stationReadsShared).toBe(taken + 1);
+    expect(deltas(delta)[1]?.changed.map((s) => [s.name, s.status])).toEqual([['Map_C', 0]]);
+
+    // The newest read of the list began before this change: the hub reads the station itself.
+    await change('Map_C', { status: 1 });
+    await waitFor(() => deltas(delta).length > 2);
+    expect(hub.stats.stationReadsShared).toBe(taken + 1);
+    expect(deltas(delta)[2]?.changed.map((s) => [s.name, s.status])).toEqual([['Map_C', 1]]);
+    expect(replay(deltas(delta)).list.find((s) => s.name === 'Map_C')?.status).toBe(1);
+  });
 });
 
 describe('GET /sse/events?stations=', () => {

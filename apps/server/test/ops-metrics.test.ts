@@ -63,6 +63,11 @@ describe('GET /metrics', () => {
         .executeTakeFirst();
       return Number(n?.n) === 2;
     });
+    // The counters move when the store reports a batch back, a moment after its rows commit.
+    await waitFor(async () => {
+      const res = await server.app.inject({ method: 'GET', url: '/metrics' });
+      return (sample(res.body, 'tinygs_receptions_stored_total') ?? 0) >= 2;
+    });
     await server.app.inject({ method: 'GET', url: '/v1/statistics' });
   });
   afterAll(async () => {

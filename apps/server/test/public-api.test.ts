@@ -27,6 +27,7 @@ const OWNER_ONLY = [
   'beta',
   'tx',
   'modem_conf',
+  'satnogsOptOut',
 ];
 
 describe.each(DIALECTS)('public read API on %s', (dialect) => {
@@ -155,7 +156,16 @@ describe.each(DIALECTS)('public read API on %s', (dialect) => {
     const stranger = StationResponseSchema.parse(
       (await get(`/v1/station/${stationId}`, other.headers)).json(),
     );
-    for (const view of [anonymous, stranger])
+    // The owner's user id in the header with another user's session is no owner either.
+    const forged = StationResponseSchema.parse(
+      (
+        await get(`/v1/station/${stationId}`, {
+          userid: owner.id,
+          sessiontoken: other.sessionToken,
+        })
+      ).json(),
+    );
+    for (const view of [anonymous, stranger, forged])
       for (const key of OWNER_ONLY) expect(view).not.toHaveProperty(key);
     const mine = StationResponseSchema.parse(
       (await get(`/v1/station/${stationId}`, owner.headers)).json(),

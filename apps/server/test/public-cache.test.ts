@@ -10,8 +10,12 @@ import {
   type NewPacketEvent,
 } from '@tinygs/contracts';
 import type { MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
+import { CLOSED_PACKET_TTL_S } from '../src/public-api/packet/service';
+import { PACKET_LIST_MIN_REBUILD_MS } from '../src/read-models/latest-packets';
+import { STATION_LIST_MIN_REBUILD_MS } from '../src/read-models/station-list';
+import { loggedInUser } from './accounts-support';
 import { buildStation, buildUser, type BuiltUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 import { connectStation, publishTele, rxPayload } from './network-helpers';
@@ -53,9 +57,11 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
   const get = (url: string, headers: Record<string, string> = {}) =>
     server.app.inject({ method: 'GET', url, headers });
 
-  it('shows a packet in /v2/packets on the first request after the ingest announces it', async () => {
+  it('shows a packet in /v2/packets on the first request after the ingest announces it, on a quiet network', async () => {
     const before = PacketsV2ResponseSchema.parse((await get('/v2/packets?satellite=Norbi')).json());
     PacketsV2ResponseSchema.parse((await get('/v2/packets')).json());
+    // Quiet: no list was built within the rebuild interval (a busy network shows it within it).
+    await new Promise((resolve) => setTimeout(resolve, PACKET_LIST_MIN_REBUILD_MS));
     const announced = new Promise<NewPacketEvent>((resolve) => {
       const stop = server.ctx.events.subscribe('new-packet', (event) => {
         stop();
@@ -77,12 +83,13 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     expect(detail.stations.map((s) => s.name)).toEqual(['Live_GS']);
   });
 
-  it('shows a station change in /v1/stations on the first request after it is announced', async () => {
+  it('shows a station change in /v1/stations on the first request after it is announced, on a quiet network', async () => {
     const list = async () => StationsResponseSchema.parse((await get('/v1/stations')).json());
     const mine = async () =>
       StationsResponseSchema.parse((await get(`/v1/stations?userId=${user.id}`)).json());
     expect((await list()).some((s) => s.name === 'Moved_GS')).toBe(false);
     expect((await mine()).some((s) => s.name === 'Moved_GS')).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, STATION_LIST_MIN_REBUILD_MS));
     const changed = new Promise<void>((resolve) => {
       const stop = server.ctx.events.subscribe('stations-changed', (event) => {
         if (!event.stationIds.includes(`Moved_GS@${user.id}`)) return;
@@ -132,7 +139,6 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     const br = await get(`/v1/station/${id}`, { 'accept-encoding': 'br' });
     StationResponseSchema.parse(plain.json());
     expect(String(br.headers.vary)).toMatch(/userId, sessionToken, accept-encoding/);
-    expect(br.headers['cache-control']).toBe('private, no-store');
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
 
@@ -141,5 +147,86 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(packet.body);
     expect(PacketDetailResponseSchema.parse(packet.json()).id).toBe(hexId(9001));
+  });
+
+  it('lets browsers keep a packet whose merge window has closed, and revalidates one still open', async () => {
+    const closed = await get(`/v1/packet/${hexId(9002)}`);
+    expect(closed.headers['cache-control']).toBe(`public, max-age=${CLOSED_PACKET_TTL_S}`);
+    const etag = String(closed.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await get(`/v1/packet/${hexId(9002)}`, { 'if-none-match': etag })).statusCode).toBe(
+      304,
+    );
+    expect((await get(`/v1/packet/${hexId(9002)}`)).body).toBe(closed.body);
+
+    // A frame heard now: its packet may still gain stations, and each one shows at once.
+    const frame = { data: 'TmV3IGZyYW1lIGZvciB0aGUgY2FjaGUgdGVzdA==' };
+    const receptionOf = async (name: string) => {
+      let packetId: string | undefined;
+      await vi.waitFor(
+        async () => {
+          const row = await server.ctx.database.db
+            .selectFrom('receptions')
+            .select('packetId')
+            .where('stationId', '=', `${name}@${user.id}`)
+            .executeTakeFirst();
+          expect(row).toBeDefined();
+          packetId = row?.packetId;
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      return packetId as string;
+    };
+    const first = await connectStation(server, user, 'Join_A');
+    const second = await connectStation(server, user, 'Join_B');
+    try {
+      await publishTele(first, user, 'Join_A', 'rx', rxPayload(frame));
+      const packetId = await receptionOf('Join_A');
+      const open = await get(`/v1/packet/${packetId}`);
+      expect(open.headers['cache-control']).toBe('public, no-cache');
+      expect(PacketDetailResponseSchema.parse(open.json()).stations.map((s) => s.name)).toEqual([
+        'Join_A',
+      ]);
+      await publishTele(second, user, 'Join_B', 'rx', rxPayload(frame));
+      expect(await receptionOf('Join_B')).toBe(packetId);
+      const joined = PacketDetailResponseSchema.parse((await get(`/v1/packet/${packetId}`)).json());
+      expect(joined.stations.map((s) => s.name).sort()).toEqual(['Join_A', 'Join_B']);
+    } finally {
+      await Promise.all([first.endAsync(), second.endAsync()]);
+    }
+  });
+
+  it('keeps a station page built for visitors until the station changes; its owner always gets a fresh private view', async () => {
+    const owner = await loggedInUser(server);
+    const id = await buildStation(server.ctx.database.db, { userId: owner.id, name: 'Page_GS' });
+    const visitor = await get(`/v1/station/${id}`);
+    expect(visitor.headers['cache-control']).toBe('public, no-cache');
+    const etag = String(visitor.headers.etag);
+    expect((await get(`/v1/station/${id}`, { 'if-none-match': etag })).statusCode).toBe(304);
+    expect(visitor.json()).not.toHaveProperty('modem_conf');
+    // Another user's session, or the owner's id without its session, sees the visitor's page.
+    const stranger = await loggedInUser(server);
+    expect((await get(`/v1/station/${id}`, stranger.headers)).body).toBe(visitor.body);
+    expect((await get(`/v1/station/${id}`, { userid: owner.id, sessiontoken: 'x' })).body).toBe(
+      visitor.body,
+    );
+    const own = await get(`/v1/station/${id}`, owner.headers);
+    expect(own.headers['cache-control']).toBe('private, no-store');
+    expect(own.headers.etag).toBeUndefined();
+    expect(own.json()).toHaveProperty('modem_conf');
+
+    // A change without an announcement is not seen at once; the station's own event drops the page.
+    await server.ctx.database.db
+      .updateTable('stations')
+      .set({ description: 'Moved to the roof' })
+      .where('id', '=', id)
+      .execute();
+    expect(StationResponseSchema.parse((await get(`/v1/station/${id}`)).json()).description).toBe(
+      StationResponseSchema.parse(visitor.json()).description,
+    );
+    server.ctx.events.publish('stations-changed', { stationIds: [id] });
+    const after = await get(`/v1/station/${id}`);
+    expect(StationResponseSchema.parse(after.json()).description).toBe('Moved to the roof');
+    expect(after.headers.etag).not.toBe(etag);
   });
 });

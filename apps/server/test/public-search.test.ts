@@ -5,7 +5,7 @@ import { SearchResponseSchema, type SearchResponse } from '@tinygs/contracts';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/schema';
-import { SEARCH_LIMIT } from '../src/public-api/export-routes';
+import { SEARCH_LIMIT } from '../src/public-api/search/routes';
 import { satelliteSearchQuery, stationSearchQuery } from '../src/repositories/public/search-reads';
 import { upsertSatellites, type CatalogueEntry } from '../src/seed/catalogue';
 import { buildStation, buildStations, buildUser } from './factories';

@@ -23,14 +23,16 @@ interface Options {
   route?: string;
   /** route pattern the element is mounted at */
   path?: string;
+  /** the query client, to share one session's cache between renders; a new one otherwise */
+  client?: QueryClient;
 }
 
 export function renderWithApp(
   element: ReactElement,
-  { route = '/', path = '*' }: Options = {},
+  { route = '/', path = '*', client = testQueryClient() }: Options = {},
 ): RenderResult {
   return render(
-    <QueryClientProvider client={testQueryClient()}>
+    <QueryClientProvider client={client}>
       <AppProviders>
         <MemoryRouter initialEntries={[route]}>
           <Routes>

@@ -19,6 +19,7 @@ import {
   WorldmapSatelliteSchema,
 } from './entities';
 import { StationIdSchema, UserIdSchema } from './ids';
+import { OfflineAlertsUpdateSchema } from './offline-alerts';
 import {
   BINARY_ERRORS,
   CAPTCHA_ERRORS,
@@ -207,6 +208,8 @@ export const UserUpdateBodySchema = z.object({
   email: PreferencesEmailSchema,
   acceptedTerms: TermsAcceptedSchema,
   newsletterFrequency: NewsletterFrequencySchema,
+  /** absent: left as it is */
+  offlineAlerts: OfflineAlertsUpdateSchema.optional(),
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBodySchema>;
 
@@ -249,7 +252,7 @@ export type FirmwareCredentialsResponse = z.infer<typeof FirmwareCredentialsResp
 
 // Packet export (server addition): one satellite's or station's packets in a time range.
 const EPOCH_MS_ERROR = 'must be a positive whole number (epoch milliseconds)';
-const epochMsQuery = (name: string) =>
+export const epochMsQuery = (name: string) =>
   z.coerce
     .number({ error: `${name} ${EPOCH_MS_ERROR}` })
     .int(`${name} ${EPOCH_MS_ERROR}`)

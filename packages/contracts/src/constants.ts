@@ -67,9 +67,6 @@ export function bandOfFrequency(freqMHz: number): Band | null {
 }
 
 // Satellite tables and filters
-export const SATELLITE_TABLE_PAGE_SIZE = 50;
-/** -1 shows all rows. */
-export const SATELLITE_TABLE_PAGE_OPTIONS = [25, 50, 100, -1] as const;
 export const SATELLITE_TABLE_MIN_FRAMES = 10;
 export const SATELLITE_TABLE_MAX_AGE_DAYS = 365;
 
@@ -122,10 +119,6 @@ export const DEFAULT_SOUND_MODE: SoundMode = 'radar';
 /** Packet-page map circle radius in metres = factor x footPrint (km); default when no footprint. */
 export const PACKET_MAP_FOOTPRINT_FACTOR = 500;
 export const PACKET_MAP_DEFAULT_RADIUS_M = 3_000;
-/** 16 bytes per hex row when the window is wider than this, else 9. */
-export const HEX_WIDE_WINDOW_PX = 1290;
-export const HEX_BYTES_PER_ROW_WIDE = 16;
-export const HEX_BYTES_PER_ROW_NARROW = 9;
 export const STATION_MARKER_CIRCLES_KM = [1000, 2000, 3000] as const;
 export const RADIATION_CIRCLE_STEP_KM = 500;
 export const RADIATION_MAX_KM = 3000;

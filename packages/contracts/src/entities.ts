@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MODEM_MODES, SATELLITE_STATUSES } from './constants';
 import { StationIdSchema, StationNameSchema, UserIdSchema } from './ids';
+import { OfflineAlertsSchema } from './offline-alerts';
 import {
   AdminPasswordSchema,
   LATITUDE_RANGE_ERROR,
@@ -206,6 +207,12 @@ export const PacketSchema = z.looseObject({
   parsed: ParsedFrameSchema.nullable().optional(),
   satPos: SatPosSchema,
   stationNumber: z.number().int().nonnegative(),
+  /**
+   * Present (true) only when the frame failed its format's checks (CRC, length, magic, ranges):
+   * `parsed` is then the envelope `{payload: {tinygsSatellite, tinygsTxPower}, tinygsSatellite,
+   * telemetry: false}`, with nothing decoded.
+   */
+  unverified: z.literal(true).optional(),
 });
 export type Packet = z.infer<typeof PacketSchema>;
 
@@ -295,6 +302,8 @@ export const StationOwnerFieldsSchema = z.object({
   tx: z.boolean(),
   /** modem JSON as text */
   modem_conf: z.string(),
+  /** the owner keeps this station's frames from SatNOGS DB */
+  satnogsOptOut: z.boolean(),
 });
 export type StationOwnerFields = z.infer<typeof StationOwnerFieldsSchema>;
 
@@ -333,6 +342,8 @@ export const UserSchema = z.object({
   newsletterFrequency: NewsletterFrequencySchema,
   /** a new address saved but not confirmed yet: it becomes `email` once the link mailed to it is opened */
   pendingEmail: z.string().optional(),
+  /** offline alerts of the user's stations (server addition) */
+  offlineAlerts: OfflineAlertsSchema.optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 

@@ -11,3 +11,6 @@ export * from './mqtt';
 export * from './tokens';
 export * from './health';
 export * from './passes';
+export * from './offline-alerts';
+export * from './telemetry';
+export * from './leaderboards';

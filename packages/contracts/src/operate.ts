@@ -138,6 +138,8 @@ export const StationEditBodySchema = z
     test: z.boolean(),
     autoUpdate: z.boolean(),
     beta: z.boolean(),
+    /** keep this station's frames from SatNOGS DB (forwarding is the network's, opt-in per satellite); absent: unchanged */
+    satnogsOptOut: z.boolean().optional(),
   })
   .refine((body) => !body.beta || body.autoUpdate, {
     message: BETA_NEEDS_AUTO_UPDATE_ERROR,

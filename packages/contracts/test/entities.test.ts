@@ -147,6 +147,7 @@ describe('stations', () => {
       beta: false,
       tx: false,
       modem_conf: '{"mode":"LoRa","freq":436.7}',
+      satnogsOptOut: false,
     });
     expect(owner.local_ip).toBe('192.168.1.20');
   });

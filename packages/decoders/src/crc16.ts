@@ -1,11 +1,16 @@
+// The CRC-16 models the formats use, from the `crc` library's table-driven calculators.
+import crc16ccitt from 'crc/calculators/crc16ccitt';
+import crc16kermit from 'crc/calculators/crc16kermit';
+
 /** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor). */
 export function crc16CcittFalse(bytes: Uint8Array): number {
-  let crc = 0xffff;
-  for (const byte of bytes) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit += 1) {
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-    }
-  }
-  return crc;
+  return crc16ccitt(bytes);
+}
+
+/**
+ * CRC-16/X-25 (HDLC): the reflected poly 0x1021 of CRC-16/KERMIT, started at 0xFFFF instead of 0
+ * and inverted at the end.
+ */
+export function crc16X25(bytes: Uint8Array): number {
+  return (crc16kermit(bytes, 0xffff) ^ 0xffff) & 0xffff;
 }

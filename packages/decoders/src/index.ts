@@ -1,7 +1,8 @@
 // @tinygs/decoders: frame formats as Kaitai Struct definitions (ksy/), compiled at build time
 // (src/generated/), mapped to the JSON the network stores as a packet's `parsed`.
+import { unverifiedEnvelope } from './checks';
 import { DECODERS, decoderIdFor } from './registry';
-import type { DecodedFrame } from './types';
+import type { CheckKind, DecodedFrame } from './types';
 
 export {
   DECODERS,
@@ -11,8 +12,30 @@ export {
   registerSatellite,
   unregisterSatellite,
 } from './registry';
-export { FORMAT_IDS } from './types';
-export type { DecodedFrame, FormatDecoder, FormatId, JsonObject, JsonValue } from './types';
+export { CHECK_KINDS, FORMAT_IDS } from './types';
+export {
+  CRC16_MODELS,
+  crc16,
+  frameCheck,
+  lengthAtLeast,
+  lengthByte,
+  lengthIs,
+  magic,
+  range,
+  unverifiedEnvelope,
+  type Crc16Model,
+} from './checks';
+export type {
+  CheckKind,
+  DecodedFrame,
+  FieldRange,
+  FormatChecks,
+  FormatDecoder,
+  FormatId,
+  FrameCheck,
+  JsonObject,
+  JsonValue,
+} from './types';
 export {
   DEMO_FRAME_BYTES,
   DEMO_GPS_BYTES,
@@ -54,4 +77,66 @@ export function decodeFrame(satelliteName: string, frame: Uint8Array): DecodedFr
   } catch {
     return null;
   }
+}
+
+/** What the checked decoding made of a frame; `parsed` is what the packet stores. */
+export type CheckedFrame =
+  /** passed its format's checks (or the format declares none) and decoded */
+  | { outcome: 'decoded'; parsed: DecodedFrame }
+  /** failed a check: `parsed` is the envelope (satellite, transmitter power), nothing decoded */
+  | { outcome: 'unverified'; parsed: DecodedFrame; failed: CheckKind; reason: string }
+  /** no decoder, a station's CRC-error or test frame, or a frame the format does not recognise */
+  | { outcome: 'undecoded'; parsed: null };
+
+const UNDECODED: CheckedFrame = { outcome: 'undecoded', parsed: null };
+/** A parser's error text can quote the bytes it choked on: kept short. */
+const MAX_REASON_CHARS = 200;
+
+/**
+ * Decodes a frame and applies the checks its format declares (checks.ts): the bytes first
+ * (length, magic, CRC), then the ranges of key decoded fields. A frame of a checked format that
+ * fails one, or that passes them but does not parse, is unverified. Never throws.
+ */
+export function decodeFrameChecked(satelliteName: string, frame: Uint8Array): CheckedFrame {
+  const formatId = decoderIdFor(satelliteName);
+  if (formatId === null || isStationMarker(frame)) return UNDECODED;
+  const format = DECODERS[formatId];
+  const checks = format.checks;
+  const unverified = (failed: CheckKind, reason: string): CheckedFrame => ({
+    outcome: 'unverified',
+    parsed: unverifiedEnvelope(satelliteName, checks?.txPowerMw ?? 0),
+    failed,
+    reason: reason.slice(0, MAX_REASON_CHARS),
+  });
+  if (checks) {
+    for (const check of checks.frame) {
+      const failure = attempt(() => check.verify(frame, satelliteName));
+      if (failure !== null) return unverified(check.kind, failure);
+    }
+  }
+  let parsed: DecodedFrame | null;
+  try {
+    parsed = format.decode(frame, satelliteName);
+  } catch (err) {
+    return checks ? unverified('layout', messageOf(err)) : UNDECODED;
+  }
+  if (parsed === null) return UNDECODED;
+  for (const field of checks?.fields ?? []) {
+    const failure = attempt(() => field.verify(parsed));
+    if (failure !== null) return unverified('range', failure);
+  }
+  return { outcome: 'decoded', parsed };
+}
+
+/** A check's or parser's verdict; what it throws counts as a failure with its message. */
+function attempt(run: () => string | null): string | null {
+  try {
+    return run();
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -27,4 +27,42 @@ export interface FormatDecoder {
   readonly id: FormatId;
   /** May throw on a frame that does not parse; the registry turns that into `null`. */
   decode(frame: Uint8Array, satelliteName: string): DecodedFrame | null;
+  /**
+   * What a frame must satisfy before its decoded values are trusted (checks.ts). Every real
+   * satellite's format declares them; a frame that fails is stored as unverified.
+   */
+  readonly checks?: FormatChecks;
+}
+
+/**
+ * Why a frame was refused: the kind of the check it failed, or `layout` when it passed them all but
+ * did not parse. A small fixed set, so it can label a metric.
+ */
+export const CHECK_KINDS = ['length', 'magic', 'crc', 'range', 'layout'] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+
+/** A check of the frame's bytes, run before decoding. */
+export interface FrameCheck {
+  readonly kind: Exclude<CheckKind, 'range' | 'layout'>;
+  /** Null when the frame passes, otherwise what is wrong with it (short, for logs and tests). */
+  verify(frame: Uint8Array, satelliteName: string): string | null;
+}
+
+/** A plausible range of one decoded field, checked after decoding. */
+export interface FieldRange {
+  readonly kind: 'range';
+  /** dotted path in the decoded object, e.g. `payload.tinygsBatVoltage` */
+  readonly path: string;
+  verify(decoded: DecodedFrame): string | null;
+}
+
+export interface FormatChecks {
+  /**
+   * The transmitter power the network shows for this satellite's frames, mW: it goes in the
+   * envelope of an unverified frame (the only value such a frame carries besides its satellite).
+   */
+  readonly txPowerMw: number;
+  /** in order; the first that fails names the reason */
+  readonly frame: readonly FrameCheck[];
+  readonly fields: readonly FieldRange[];
 }

@@ -1,34 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeFrame } from '../src/index';
+import { capturedPackets } from './captured';
 import { differences } from './json-compare';
 
-// Captured from the live network in November 2022; the path can be overridden for other checkouts.
-const LIVE_DIR =
-  process.env.TINYGS_LIVE_PACKETS_DIR ??
-  fileURLToPath(new URL('../../../fixtures/live-packets-2022', import.meta.url));
 const CAPTURED_PACKETS = 800;
-
-interface CapturedPacket {
-  id: string;
-  raw: string;
-  satellite: string;
-  parsed?: unknown;
-}
-
-function capturedPackets(): CapturedPacket[] {
-  return readdirSync(LIVE_DIR)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .flatMap((name) => {
-      const body = JSON.parse(readFileSync(join(LIVE_DIR, name), 'utf8')) as {
-        packets: CapturedPacket[];
-      };
-      return body.packets;
-    });
-}
 
 describe('decoding the captured live packets', () => {
   it('reproduces the live parsed output of all 800 frames', () => {

@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../context';
 import { conflict, notFound } from '../http/errors';
 import { hashToken } from '../lib/crypto';
+import { perContext } from '../lib/per-context';
 import {
   countApiTokens,
   deleteApiToken,
@@ -122,14 +123,5 @@ export class ApiTokens {
   }
 }
 
-const perContext = new WeakMap<AppContext, ApiTokens>();
-
 /** The token service of one server (one cache per assembled server). */
-export function apiTokens(ctx: AppContext): ApiTokens {
-  let service = perContext.get(ctx);
-  if (!service) {
-    service = new ApiTokens(ctx);
-    perContext.set(ctx, service);
-  }
-  return service;
-}
+export const apiTokens = perContext((ctx) => new ApiTokens(ctx));

@@ -25,7 +25,7 @@ import { enforceLimit, RateLimited } from './rate-limit';
 import { accountsState } from './state';
 import { isStationOnline } from './station-commands';
 import { issueStationCredential } from './station-credential';
-import { findOwnedStation } from './stations-store';
+import { findStationRow } from '../repositories/stations';
 
 /** After collecting its credentials a station reboots and connects; give it this long. */
 export const CONNECT_GRACE_MS = 30 * 60 * 1000;
@@ -85,7 +85,7 @@ export async function submitCreation(
     userId,
     CREATION_TEXTS.tooManySubmissions,
   );
-  if (await findOwnedStation(ctx, formatStationId(payload.station_name, userId))) {
+  if (await findStationRow(ctx.database.db, formatStationId(payload.station_name, userId))) {
     throw conflict(nameTakenText(payload.station_name));
   }
   const recent = await findRecentOfUserByOtp(db, userId, otp, now - OTP_TTL_MS);
@@ -174,7 +174,7 @@ async function settle(
   }
   // Delivered: success once the station has shown up on the broker under the submitted name.
   const stationId = formatStationId(row.stationName, row.userId);
-  const station = await findOwnedStation(ctx, stationId);
+  const station = await findStationRow(ctx.database.db, stationId);
   const connected =
     station !== undefined &&
     (isStationOnline(ctx, station) ||

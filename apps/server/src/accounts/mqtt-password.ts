@@ -5,6 +5,7 @@ import type { MqttCredentials } from '@tinygs/contracts';
 import type { AppContext } from '../context';
 import { notFound, tooManyRequests } from '../http/errors';
 import { encryptSecret } from '../lib/crypto';
+import { perContext } from '../lib/per-context';
 import { TokenBucket, type BucketSize } from '../lib/token-bucket';
 import { setMqttPasswordEnc } from '../repositories/users';
 import { newMqttPassword } from './users';
@@ -14,14 +15,10 @@ export const ROTATIONS: BucketSize = { capacity: 3, perSecond: 1 / 600 };
 export const ROTATION_WAIT =
   'The MQTT password was changed several times just now. Please wait a few minutes.';
 
-const buckets = new WeakMap<AppContext, Map<string, TokenBucket>>();
+const buckets = perContext(() => new Map<string, TokenBucket>());
 
 function mayRotate(ctx: AppContext, userId: string, now: number): boolean {
-  let perUser = buckets.get(ctx);
-  if (!perUser) {
-    perUser = new Map();
-    buckets.set(ctx, perUser);
-  }
+  const perUser = buckets(ctx);
   // Only logged-in users get here; refilled buckets are forgotten so the map stays small.
   if (perUser.size > 10_000) for (const [id, b] of perUser) if (b.isFull(now)) perUser.delete(id);
   let bucket = perUser.get(userId);

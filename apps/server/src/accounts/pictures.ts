@@ -154,4 +154,6 @@ export async function removePicture(
   if (!picture || picture.stationId !== station.id) throw notFound('Picture not found');
   await deletePicture(ctx.database.db, pictureId);
   removePictureFiles(ctx, [pictureId]);
+  // The station's public page lists its approved pictures.
+  ctx.events.publish('stations-changed', { stationIds: [station.id] });
 }

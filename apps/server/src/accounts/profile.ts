@@ -1,7 +1,11 @@
 // The user's own profile (e-mail login preferences) and the change of the login address: a new
 // address waits (users.pending_email) until the link mailed to it is opened, the current address is
 // told, and confirming logs out every other session (docs/SECURITY.md).
-import type { User, UserUpdateBody } from '@tinygs/contracts';
+import {
+  OFFLINE_ALERT_DEFAULT_DELAY_MINUTES,
+  type User,
+  type UserUpdateBody,
+} from '@tinygs/contracts';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
@@ -13,6 +17,8 @@ import {
   insertEmailValidation,
   revokeSessions,
 } from '../repositories/sessions';
+import { alertChatOf } from '../health/offline-alerts';
+import { findAlertPreference, saveAlertPreference } from '../repositories/offline-alerts';
 import {
   applyPendingEmail,
   findUserByEmail,
@@ -39,9 +45,20 @@ export function toUser(row: UserRow): User {
 }
 
 export async function getProfile(ctx: AppContext, userId: string): Promise<User> {
-  const row = await findUserById(ctx.database.db, userId);
+  const db = ctx.database.db;
+  const [row, alerts] = await Promise.all([
+    findUserById(db, userId),
+    findAlertPreference(db, userId),
+  ]);
   if (!row) throw notFound('User not found');
-  return toUser(row);
+  return {
+    ...toUser(row),
+    offlineAlerts: {
+      enabled: alerts?.enabled ?? false,
+      delayMinutes: alerts?.delayMinutes ?? OFFLINE_ALERT_DEFAULT_DELAY_MINUTES,
+      viaBot: alertChatOf(ctx.config, row) !== null,
+    },
+  };
 }
 
 /** Mails a validation link for `email`; `keepSessionHash` is set for a change of address. */
@@ -105,16 +122,21 @@ export async function updateProfile(
     newsletterFrequency: body.newsletterFrequency,
   };
   const limiter = accountsState(ctx).limits.validationMailPerUser;
+  const saveAlerts = async () => {
+    if (body.offlineAlerts) await saveAlertPreference(db, userId, body.offlineAlerts, Date.now());
+  };
   if (email !== current.email) {
     const owner = await findUserByEmail(db, email);
     if (owner && owner.id !== userId) throw conflict(EMAIL_TAKEN);
     // Changing the address again and again would let anyone use us to mail strangers.
     enforceLimit(reply, limiter, userId, VALIDATION_WAIT);
+    await saveAlerts();
     await updateUserProfile(db, userId, { ...preferences, pendingEmail: email });
     await sendValidationMail(ctx, userId, email, { keepSessionHash: session.tokenHash });
     await sendChangeNotice(ctx, current.email, email, 'requested');
     return getProfile(ctx, userId);
   }
+  await saveAlerts();
   await updateUserProfile(db, userId, { ...preferences, pendingEmail: null });
   // An address registered through the chat bot was never validated: saving sends the link too, but
   // saving other preferences repeatedly must still work, so the reminder is skipped when limited.

@@ -4,6 +4,7 @@
 // Redis, shared by the instances (cluster/shared-limits.ts); the validation-mail limit stays per instance (docs/DEPLOYMENT.md).
 import type { AppContext } from '../context';
 import { SharedWindowLimiter, sharedUsedSolutions } from '../cluster/shared-limits';
+import { perContext } from '../lib/per-context';
 import { BotCheck } from './bot-check';
 import { WindowLimiter, type Limiter } from './rate-limit';
 
@@ -27,28 +28,21 @@ export interface AccountsState {
   };
 }
 
-const states = new WeakMap<AppContext, AccountsState>();
-
-export function accountsState(ctx: AppContext): AccountsState {
-  let state = states.get(ctx);
-  if (!state) {
-    const shared = ctx.services.shared;
-    const limiter = (name: string, limit: number, windowMs: number): Limiter =>
-      shared
-        ? new SharedWindowLimiter(shared, name, limit, windowMs)
-        : new WindowLimiter(limit, windowMs);
-    state = {
-      botCheck: new BotCheck(ctx.config.serverSecret, shared && sharedUsedSolutions(shared)),
-      limits: {
-        loginPerEmail: limiter('login-per-email', 1, 30_000),
-        failedLoginPerAddress: limiter('failed-login-per-address', 20, 15 * MINUTE_MS),
-        failedLoginPerAccount: limiter('failed-login-per-account', 50, 15 * MINUTE_MS),
-        validationMailPerUser: new WindowLimiter(5, 60 * MINUTE_MS),
-        loginMailPerChatUser: limiter('login-mail-per-chat-user', 3, 60 * MINUTE_MS),
-        creationsPerUser: limiter('creations-per-user', 10, 60 * MINUTE_MS),
-      },
-    };
-    states.set(ctx, state);
-  }
-  return state;
-}
+export const accountsState = perContext((ctx: AppContext): AccountsState => {
+  const shared = ctx.services.shared;
+  const limiter = (name: string, limit: number, windowMs: number): Limiter =>
+    shared
+      ? new SharedWindowLimiter(shared, name, limit, windowMs)
+      : new WindowLimiter(limit, windowMs);
+  return {
+    botCheck: new BotCheck(ctx.config.serverSecret, shared && sharedUsedSolutions(shared)),
+    limits: {
+      loginPerEmail: limiter('login-per-email', 1, 30_000),
+      failedLoginPerAddress: limiter('failed-login-per-address', 20, 15 * MINUTE_MS),
+      failedLoginPerAccount: limiter('failed-login-per-account', 50, 15 * MINUTE_MS),
+      validationMailPerUser: new WindowLimiter(5, 60 * MINUTE_MS),
+      loginMailPerChatUser: limiter('login-mail-per-chat-user', 3, 60 * MINUTE_MS),
+      creationsPerUser: limiter('creations-per-user', 10, 60 * MINUTE_MS),
+    },
+  };
+});

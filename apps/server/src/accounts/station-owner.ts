@@ -18,7 +18,7 @@ import {
   STATION_OFFLINE,
   stationCommands,
 } from './station-commands';
-import { deleteStationWithPictures, updateStationSettings } from './stations-store';
+import { deleteStationWithPictures, updateStationSettings } from '../repositories/stations';
 import { listStationPictures } from '../repositories/pictures';
 
 export const ONLY_INACTIVE_DELETE = 'Only inactive stations can be deleted';
@@ -34,7 +34,7 @@ export async function editStation(
   station: StationRow,
   body: StationEditBody,
 ): Promise<void> {
-  await updateStationSettings(ctx, station.id, {
+  await updateStationSettings(ctx.database.db, station.id, {
     description: body.description,
     antenna: body.antenna,
     antennaBandLowMhz: body.antennaBand[0],
@@ -42,6 +42,7 @@ export async function editStation(
     test: body.test ? 1 : 0,
     autoUpdate: body.autoUpdate ? 1 : 0,
     beta: body.beta ? 1 : 0,
+    ...(body.satnogsOptOut === undefined ? {} : { satnogsOptOut: body.satnogsOptOut ? 1 : 0 }),
   });
   changed(ctx, station);
 }
@@ -54,7 +55,7 @@ export async function operateStation(
 ): Promise<void> {
   if (!isStationOnline(ctx, station)) throw conflict(STATION_OFFLINE);
   if (body.autoTune !== 0) {
-    await updateStationSettings(ctx, station.id, { autoTune: body.autoTune });
+    await updateStationSettings(ctx.database.db, station.id, { autoTune: body.autoTune });
     changed(ctx, station);
     return;
   }
@@ -62,7 +63,7 @@ export async function operateStation(
   const conf = JSON.parse(body.modem_conf ?? '{}') as OperateModemConf;
   const commands = stationCommands(ctx);
   await sendToStation(() => commands.begine(station.id, conf));
-  await updateStationSettings(ctx, station.id, {
+  await updateStationSettings(ctx.database.db, station.id, {
     autoTune: 0,
     modemConf: JSON.stringify(conf),
     satellite: conf.sat,
@@ -90,7 +91,8 @@ export function testFrame(station: StationRow, now = new Date()): Uint8Array {
 export async function deleteStation(ctx: AppContext, station: StationRow): Promise<void> {
   if (isStationOnline(ctx, station)) throw conflict(ONLY_INACTIVE_DELETE);
   const pictures = await listStationPictures(ctx.database.db, station.id);
-  if (!(await deleteStationWithPictures(ctx, station.id))) throw notFound('Station not found');
+  if (!(await deleteStationWithPictures(ctx.database.db, station.id)))
+    throw notFound('Station not found');
   removePictureFiles(
     ctx,
     pictures.map((p) => p.id),

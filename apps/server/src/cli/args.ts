@@ -23,6 +23,11 @@ export const USAGE = `Usage: npm run cli -- <command> [--json]
                                fetch element sets from TLE_SOURCES now and store the newer valid
                                ones; --force also takes sets older than the held ones (exit code 1
                                when no source answered)
+  satellites satnogs-forward NAME [--off]
+                               forward the satellite's CRC-passing frames to SatNOGS DB (with
+                               SATNOGS_DB_URL set; the satellite needs a NORAD id), or stop with --off
+  satnogs status               forwarding to SatNOGS DB: on or off, the satellites opted in, frames
+                               waiting, the oldest, the most tries and the last error
   decode --satellite NAME --raw BASE64
                                decode one frame; --json prints {"parsed": ...}
   decode --file DOC.json       decode every packet of a live-API packets document ({packets:[...]});
@@ -54,6 +59,12 @@ export const CommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('pictures reject'), id: pictureId }),
   z.object({ command: z.literal('satellites import'), file }),
   z.object({ command: z.literal('satellites refresh-tles'), force: z.boolean() }),
+  z.object({
+    command: z.literal('satellites satnogs-forward'),
+    name: z.string({ error: 'NAME is required' }).min(1, 'NAME is required').max(64),
+    off: z.boolean(),
+  }),
+  z.object({ command: z.literal('satnogs status') }),
   z
     .object({
       command: z.literal('satellites import-satnogs'),
@@ -134,6 +145,7 @@ export function readArgs(argv: string[]): ParsedArgs {
         port: { type: 'string' },
         bind: { type: 'string' },
         force: { type: 'boolean', default: false },
+        off: { type: 'boolean', default: false },
         satellites: { type: 'string' },
         transmitters: { type: 'string' },
         tle: { type: 'string' },
@@ -168,6 +180,8 @@ export function readArgs(argv: string[]): ParsedArgs {
     port: values.port,
     bind: values.bind,
     force: values.force === true,
+    name: argument,
+    off: values.off === true,
     satellitesFile: values.satellites,
     transmittersFile: values.transmitters,
     tleFile: values.tle,

@@ -34,6 +34,7 @@ import {
   registerCatalogueDecoders,
 } from '../importer/live-document';
 import { writeMosquittoConfig } from '../network/mosquitto-config';
+import { outboxSummary, setSatelliteForwarding } from '../repositories/satnogs-outbox';
 import type { RefreshReport } from '../elements/refresh';
 import type { ImportReport, SatnogsDocuments } from '../importer/satnogs-db';
 import type { CliCommand } from './args';
@@ -105,6 +106,39 @@ async function importSatellites(ctx: AppContext, file: string): Promise<CommandO
   return {
     json: { imported: names.length, names },
     text: `Imported ${names.length} satellite(s): ${names.join(', ')}`,
+  };
+}
+
+async function satnogsForward(ctx: AppContext, name: string, on: boolean): Promise<CommandOutput> {
+  if (!(await setSatelliteForwarding(ctx.database.db, name, on)))
+    throw new CliError(`No satellite named ${name}`);
+  const note = ctx.config.satnogs ? '' : ' (SATNOGS_DB_URL is not set: nothing is sent yet)';
+  return {
+    json: { satellite: name, satnogsForward: on },
+    text: on
+      ? `${name}: CRC-passing frames are forwarded to SatNOGS DB${note}`
+      : `${name}: frames are no longer forwarded to SatNOGS DB`,
+  };
+}
+
+async function satnogsStatus(ctx: AppContext): Promise<CommandOutput> {
+  const summary = await outboxSummary(ctx.database.db);
+  const forwarding = ctx.config.satnogs !== null;
+  const oldest = summary.oldestQueuedAt === null ? null : new Date(summary.oldestQueuedAt);
+  const names = summary.satellites.map((s) =>
+    s.norad === null ? `${s.name} (no NORAD id)` : s.name,
+  );
+  return {
+    json: { forwarding, ...summary, oldestQueuedAt: oldest?.toISOString() ?? null },
+    text: [
+      forwarding
+        ? 'Forwarding to SatNOGS DB is on'
+        : 'Forwarding to SatNOGS DB is off (SATNOGS_DB_URL is not set)',
+      `Satellites opted in: ${names.length ? names.join(', ') : 'none'}`,
+      `Frames waiting: ${summary.waiting}${oldest ? `, the oldest since ${oldest.toISOString()}` : ''}`,
+      ...(summary.mostAttempts > 0 ? [`Most tries of one frame: ${summary.mostAttempts}`] : []),
+      ...(summary.lastError ? [`Last error: ${summary.lastError}`] : []),
+    ].join('\n'),
   };
 }
 
@@ -198,6 +232,9 @@ async function setStatus(ctx: AppContext, id: string, status: number): Promise<C
   // A rejected picture is kept as a row (it no longer counts against the station's ten) and its
   // files go: nobody is ever served it again.
   if (!approving) removePictureFiles(ctx, [id]);
+  // The station's public page lists approved pictures (this reaches the servers through Redis
+  // when instances share it; otherwise their pages show it within a minute).
+  ctx.events.publish('stations-changed', { stationIds: [picture.stationId] });
   return {
     json: { shortId: id, stationId: picture.stationId, status },
     text: approving
@@ -292,6 +329,10 @@ export async function runCommand(ctx: AppContext, command: CliCommand): Promise<
       return importFromSatnogs(ctx, command);
     case 'satellites refresh-tles':
       return refreshTles(ctx, command.force);
+    case 'satellites satnogs-forward':
+      return satnogsForward(ctx, command.name, !command.off);
+    case 'satnogs status':
+      return satnogsStatus(ctx);
     case 'seed': {
       const satellites = await seedCatalogue(ctx.database, { demo: ctx.config.demo });
       return { json: { satellites }, text: `Catalogue loaded: ${satellites} satellites` };

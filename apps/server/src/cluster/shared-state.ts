@@ -166,11 +166,10 @@ export function createSharedStatePart(options: SharedStatePartOptions = {}): Par
         await shared.close();
         throw err;
       }
-      ctx.services.shared = shared;
       log.info({ prefix: settings.keyPrefix }, 'sharing state with the other instances in Redis');
       return {
+        services: { shared },
         async stop() {
-          delete ctx.services.shared;
           await bridge.close();
           await shared.close();
         },

@@ -6,9 +6,15 @@ import * as m0002 from './migrations/0002_drop_frame_hash_index';
 import * as m0005 from './migrations/0005_station_credentials';
 import * as m0006 from './migrations/0006_pending_email';
 import * as m0007 from './migrations/0007_search_index';
+import * as m0008 from './migrations/0008_unverified_packets';
 import * as m0009 from './migrations/0009_element_sets';
+import * as m0010 from './migrations/0010_satnogs_forwarding';
 import * as m0011 from './migrations/0011_api_tokens';
 import * as m0012 from './migrations/0012_station_health';
+import * as m0013 from './migrations/0013_offline_alerts';
+import * as m0014 from './migrations/0014_telemetry_series';
+import * as m0015 from './migrations/0015_leaderboards';
+import * as m0016 from './migrations/0016_partition_packets';
 import type { Database } from './schema';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,9 +23,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_station_credentials': m0005,
   '0006_pending_email': m0006,
   '0007_search_index': m0007,
+  '0008_unverified_packets': m0008,
   '0009_element_sets': m0009,
+  '0010_satnogs_forwarding': m0010,
   '0011_api_tokens': m0011,
   '0012_station_health': m0012,
+  '0013_offline_alerts': m0013,
+  '0014_telemetry_series': m0014,
+  '0015_leaderboards': m0015,
+  '0016_partition_packets': m0016,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,7 +1,7 @@
 // Table types for Kysely. Columns are snake_case in SQL and camelCase here (CamelCasePlugin).
 // Conventions on both dialects: times are epoch milliseconds (bigint, read as number), booleans are
 // integers 0/1, JSON is stored as text. Migrations in ./migrations create exactly these tables.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface UsersTable {
   id: string; // numeric text: the chat platform's user id or one the admin CLI allotted
@@ -76,6 +76,7 @@ export interface StationsTable {
   telemetryPackets: number;
   confirmedPackets: number;
   crcErrors: number;
+  satnogsOptOut: Generated<number>; // 1: the owner keeps this station's frames from SatNOGS DB
 }
 
 export interface StationPicturesTable {
@@ -107,6 +108,7 @@ export interface SatellitesTable {
   confirmedPackets: number;
   lastPacketTime: number | null;
   updatedAt: number;
+  satnogsForward: Generated<number>; // 1: CRC-passing frames are forwarded to SatNOGS DB (opt-in)
 }
 
 export interface PacketsTable {
@@ -136,6 +138,7 @@ export interface PacketsTable {
   stationNumber: number;
   txPowerMw: number | null;
   historical: number; // imported from another server's API document
+  unverified: Generated<number>; // failed its format's checks: `parsed` is the envelope only
 }
 
 export interface ReceptionsTable {
@@ -229,6 +232,85 @@ export interface StationUptimeDailyTable {
   onlineAtEnd: number; // the state at the end of the day, 0/1
 }
 
+/** A reception waiting to be sent to SatNOGS DB (repositories/satnogs-outbox.ts, satnogs/). */
+export interface SatnogsOutboxTable {
+  packetId: string;
+  stationId: string;
+  queuedAt: number;
+  nextAttemptAt: number;
+  attempts: number;
+  lastError: string | null; // the last failed attempt, for operators
+}
+
+export interface OfflineAlertPreferencesTable {
+  userId: string;
+  enabled: number;
+  delayMinutes: number; // OFFLINE_ALERT_DELAYS_MINUTES
+  enabledAt: number; // outages that start before this are not alerted
+}
+
+export interface OfflineAlertsTable {
+  stationId: string;
+  outageAt: number; // the offline transition that began the outage
+  userId: string;
+  alertedAt: number | null; // null: passed over (the owner's alerts of the day were used up)
+  backAt: number | null; // when the station's return was handled
+  backSent: number; // 0/1: whether the back note went out
+}
+
+export interface OfflineAlertCountsTable {
+  userId: string;
+  day: string; // YYYY-MM-DD (UTC)
+  sent: number;
+}
+
+export interface TelemetryFieldsTable {
+  satellite: string;
+  field: string; // dotted path into the decoded packet, e.g. payload.batteryVolts
+  firstAt: number;
+  lastAt: number;
+  samples: number;
+}
+
+export interface TelemetrySamplesTable {
+  satellite: string;
+  field: string;
+  at: number; // the packet's server time
+  value: number;
+}
+
+export interface TelemetryRollupsTable {
+  satellite: string;
+  field: string;
+  bucket: string; // hour | day (UTC)
+  start: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+}
+
+/** Leaderboard aggregates (migration 0015), updated by the ingest batch. */
+export interface LeaderboardStationDaysTable {
+  day: string; // YYYY-MM-DD (UTC)
+  stationId: string;
+  confirmedPackets: number;
+  recordDistanceKm: number | null;
+}
+
+export interface LeaderboardStationSatellitesTable {
+  stationId: string;
+  satellite: string;
+  firstHeard: number;
+  lastHeard: number;
+}
+
+export interface LeaderboardSatelliteDaysTable {
+  day: string; // YYYY-MM-DD (UTC)
+  satellite: string;
+  packets: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +329,16 @@ export interface Database {
   elementSetSources: ElementSetSourcesTable;
   stationStatusEvents: StationStatusEventsTable;
   stationUptimeDaily: StationUptimeDailyTable;
+  satnogsOutbox: SatnogsOutboxTable;
+  offlineAlertPreferences: OfflineAlertPreferencesTable;
+  offlineAlerts: OfflineAlertsTable;
+  offlineAlertCounts: OfflineAlertCountsTable;
+  telemetryFields: TelemetryFieldsTable;
+  telemetrySamples: TelemetrySamplesTable;
+  telemetryRollups: TelemetryRollupsTable;
+  leaderboardStationDays: LeaderboardStationDaysTable;
+  leaderboardStationSatellites: LeaderboardStationSatellitesTable;
+  leaderboardSatelliteDays: LeaderboardSatelliteDaysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,7 +4,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -18,10 +17,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import type { AppContext } from '../context';
 import { sharedRateLimit } from '../cluster/shared-limits';
 import { isRedisOutage, SharedStateUnavailable } from '../cluster/shared-state';
 import { REPO_ROOT } from '../config';
+import { pingCounters } from '../repositories/counters';
 import { HttpError } from './errors';
 import { HTTP_TIMEOUTS, JSON_BODY_LIMIT } from './limits';
 import type { App } from './route-module';
@@ -169,7 +170,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return reply.status(status).send({ error: err.message });
   });
 
-  await app.register(helmet, {
+  // Security headers, from helmet's middleware built once here (the Fastify plugin builds it
+  // again for every request: a sixth of a small read's CPU time).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -194,6 +197,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     hsts: ctx.config.publicUrl.startsWith('https:')
       ? { maxAge: 180 * 24 * 3600, includeSubDomains: false }
       : false,
+  });
+  app.addHook('onRequest', (req, reply, done) => {
+    securityHeaders(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
   // Replies are compressed; request bodies are not decompressed: no client of the API sends
   // compressed bodies, and inflating them is work (and memory) an attacker could ask for.
@@ -258,7 +264,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     try {
-      await ctx.database.db.selectFrom('counters').select('name').limit(1).execute();
+      await pingCounters(ctx.database.db);
       return { status: 'ok' };
     } catch (err) {
       reply.log.warn({ err }, 'health check: database unavailable');

@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { hashToken } from '../lib/crypto';
+import { findSessionWithUser, touchSession } from '../repositories/sessions';
 import { forbidden, unauthorized } from './errors';
 
 export interface SessionUser {
@@ -27,21 +28,10 @@ export async function sessionUser(
   if (!userId || !token) return null;
   const now = Date.now();
   const tokenHash = hashToken(token);
-  const row = await ctx.database.db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.userId')
-    .select(['sessions.userId', 'sessions.expiresAt', 'sessions.lastUsedAt', 'users.isAdmin'])
-    .where('sessions.tokenHash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await findSessionWithUser(ctx.database.db, tokenHash);
   if (!row || row.userId !== userId || row.expiresAt <= now) return null;
   // Record use at most once a minute: reads must not turn into a write each.
-  if (now - row.lastUsedAt > 60_000) {
-    await ctx.database.db
-      .updateTable('sessions')
-      .set({ lastUsedAt: now })
-      .where('tokenHash', '=', tokenHash)
-      .execute();
-  }
+  if (now - row.lastUsedAt > 60_000) await touchSession(ctx.database.db, tokenHash, now);
   return { userId: row.userId, isAdmin: row.isAdmin === 1, tokenHash };
 }
 

@@ -3,12 +3,22 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { PacketSchema, TEST_FRAME_PREFIX, CRC_ERROR_MARKER } from '@tinygs/contracts';
-import { decodeFrame, registerSatellite, isFormatId, type DecodedFrame } from '@tinygs/decoders';
+import {
+  decodeFrame,
+  decodeFrameChecked,
+  registerSatellite,
+  isFormatId,
+  type DecodedFrame,
+} from '@tinygs/decoders';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, NewPacket } from '../db/schema';
-import { addSatelliteStats, insertPackets } from '../repositories/packets';
+import { addSatelliteStats, insertPackets, storedPacketIds } from '../repositories/packets';
+import { listSatelliteDecoders, listSatelliteNames } from '../repositories/satellites';
 import { addToCounters, COUNTERS } from '../repositories/counters';
+import { storeTelemetrySamples } from '../repositories/telemetry';
+import { newPacketSamples } from '../telemetry/samples';
+import { addSatelliteDays, satelliteDaysOf } from '../repositories/leaderboards';
 
 export const LiveDocumentSchema = z.object({ packets: z.array(PacketSchema) });
 export type LiveDocument = z.infer<typeof LiveDocumentSchema>;
@@ -57,18 +67,16 @@ export function decodeDocument(doc: LiveDocument): { id: string; parsed: Decoded
 
 /** Satellites of the catalogue whose decoder is a known format become decodable by name. */
 export async function registerCatalogueDecoders(db: Kysely<Database>): Promise<void> {
-  const rows = await db
-    .selectFrom('satellites')
-    .select(['name', 'decoder'])
-    .where('decoder', 'is not', null)
-    .execute();
+  const rows = await listSatelliteDecoders(db);
   for (const row of rows)
     if (row.decoder && isFormatId(row.decoder)) registerSatellite(row.name, row.decoder);
 }
 
 function toRow(p: LivePacket, id: string): NewPacket {
   const bytes = frameBytes(p.raw);
-  const parsed = decodeLivePacket(p);
+  // Stored like a received frame: one that fails its format's checks keeps the envelope only.
+  const checked = decodeFrameChecked(p.satellite, bytes);
+  const parsed = checked.parsed;
   const ascii = bytes.toString('latin1');
   const payload =
     parsed && typeof parsed.payload === 'object' && parsed.payload !== null
@@ -103,6 +111,7 @@ function toRow(p: LivePacket, id: string): NewPacket {
     stationNumber: p.stationNumber ?? 0,
     txPowerMw: typeof txPower === 'number' ? txPower : null,
     historical: 1,
+    unverified: checked.outcome === 'unverified' ? 1 : 0,
   };
 }
 
@@ -121,9 +130,7 @@ export async function importLiveDocument(
   db: Kysely<Database>,
   doc: LiveDocument,
 ): Promise<ImportResult> {
-  const known = new Set(
-    (await db.selectFrom('satellites').select('name').execute()).map((r) => r.name),
-  );
+  const known = new Set(await listSatelliteNames(db));
   const unknown = new Set<string>();
   const candidates = new Map<string, LivePacket>();
   for (const p of doc.packets) {
@@ -140,20 +147,15 @@ export async function importLiveDocument(
   let imported = 0;
   await db.transaction().execute(async (trx) => {
     const ids = [...candidates.keys()];
-    const existing = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      for (const r of await trx
-        .selectFrom('packets')
-        .select('id')
-        .where('id', 'in', chunk)
-        .execute())
-        existing.add(r.id);
-    }
+    const existing = await storedPacketIds(trx, ids);
     const rows = ids
       .filter((id) => !existing.has(id))
       .map((id) => toRow(candidates.get(id) as LivePacket, id));
-    for (let i = 0; i < rows.length; i += 200) await insertPackets(trx, rows.slice(i, i + 200));
+    for (let i = 0; i < rows.length; i += 200) {
+      const chunk = rows.slice(i, i + 200);
+      await insertPackets(trx, chunk);
+      await storeTelemetrySamples(trx, newPacketSamples(chunk));
+    }
     const perSatellite = new Map<
       string,
       { frames: number; confirmedPackets: number; lastPacketTime: number }
@@ -174,6 +176,7 @@ export async function importLiveDocument(
       trx,
       [...perSatellite].map(([name, s]) => ({ name, ...s })),
     );
+    await addSatelliteDays(trx, satelliteDaysOf(rows));
     const confirmed = rows.filter((r) => !r.crcError).length;
     await addToCounters(trx, { [COUNTERS.packets]: confirmed });
     imported = rows.length;

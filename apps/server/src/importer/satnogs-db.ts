@@ -17,6 +17,7 @@ import { applyElementSets, groupByNorad, Rejections, type UpdatedSet } from '../
 import { readSource, SourceError } from '../elements/fetch-source';
 import { DocumentFormatError, readElementDocument } from '../elements/formats';
 import { listHeldSets } from '../repositories/element-sets';
+import { insertSatellite, listSatelliteFacts, updateSatellite } from '../repositories/satellites';
 
 /** SatNOGS DB's whole satellite and transmitter lists are a few MB each. */
 export const MAX_SATNOGS_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -250,10 +251,7 @@ export async function importSatnogs(
   };
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('satellites')
-      .select(['name', 'norad', 'status', 'configurations', 'launchDate', 'images'])
-      .execute();
+    const rows = await listSatelliteFacts(trx);
     const byNorad = new Map(rows.filter((r) => r.norad !== null).map((r) => [r.norad, r]));
     const byName = new Map(rows.map((r) => [r.name.toLowerCase(), r]));
     const seen = new Set<string>();
@@ -290,24 +288,21 @@ export async function importSatnogs(
         const status = statuses[0] ?? 'Supported';
         const confs = configurations.map((c) => ({ ...c, sat: name }));
         const first = confs[0];
-        await trx
-          .insertInto('satellites')
-          .values({
-            name,
-            displayName: sat.name.slice(0, 64),
-            norad,
-            status,
-            description: `${first ? `${first.mode} downlink ${first.freq} MHz. ` : ''}Imported from SatNOGS DB.`,
-            longDescription: '',
-            launchDate: launchOf(sat.launched),
-            configurations: JSON.stringify(confs),
-            images: JSON.stringify(image ? [image] : []),
-            webTemplate: '',
-            frames: 0,
-            confirmedPackets: 0,
-            updatedAt: now,
-          })
-          .execute();
+        await insertSatellite(trx, {
+          name,
+          displayName: sat.name.slice(0, 64),
+          norad,
+          status,
+          description: `${first ? `${first.mode} downlink ${first.freq} MHz. ` : ''}Imported from SatNOGS DB.`,
+          longDescription: '',
+          launchDate: launchOf(sat.launched),
+          configurations: JSON.stringify(confs),
+          images: JSON.stringify(image ? [image] : []),
+          webTemplate: '',
+          frames: 0,
+          confirmedPackets: 0,
+          updatedAt: now,
+        });
         report.created.push({ name, norad, status, configurations: confs.length });
         continue;
       }
@@ -330,11 +325,7 @@ export async function importSatnogs(
         report.unchanged += 1;
         continue;
       }
-      await trx
-        .updateTable('satellites')
-        .set({ ...changes, updatedAt: now })
-        .where('name', '=', existing.name)
-        .execute();
+      await updateSatellite(trx, existing.name, { ...changes, updatedAt: now });
       report.updated.push({ name: existing.name, norad: existing.norad ?? norad, changed });
     }
   });

@@ -1,5 +1,6 @@
-// The mail part: builds the mailer once at start-up and offers it as ctx.services.mail.
+// The mail part: builds the mailer once at start-up and offers it as the `mail` service.
 import type { AppContext } from '../context';
+import { perContext } from '../lib/per-context';
 import type { Part } from '../part';
 import { createMailer, outboxDir, type Mailer } from './mailer';
 
@@ -10,17 +11,10 @@ declare module '../context' {
 }
 
 // Servers started without the mail part (tests, the CLI) still send mail the same way.
-const fallbackMailers = new WeakMap<AppContext, Mailer>();
+const fallbackMailer = perContext((ctx) => createMailer(ctx.config, ctx.log));
 
 export function mailerOf(ctx: AppContext): Mailer {
-  const running = ctx.services.mail;
-  if (running) return running;
-  let mailer = fallbackMailers.get(ctx);
-  if (!mailer) {
-    mailer = createMailer(ctx.config, ctx.log);
-    fallbackMailers.set(ctx, mailer);
-  }
-  return mailer;
+  return ctx.services.mail ?? fallbackMailer(ctx);
 }
 
 export const mailPart: Part = {
@@ -40,10 +34,9 @@ export const mailPart: Part = {
         'no SMTP_URL: mails are written to the outbox folder',
       );
     }
-    ctx.services.mail = mailer;
     return {
+      services: { mail: mailer },
       async stop() {
-        delete ctx.services.mail;
         mailer.close();
       },
     };

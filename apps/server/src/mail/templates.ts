@@ -111,3 +111,82 @@ export function emailChangeNoticeMail(input: {
     }),
   };
 }
+
+/** A duration as people say it: 45 min, 2 h 5 min, 3 d 4 h. */
+export function spokenDuration(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+const utcTime = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export interface AlertStation {
+  name: string;
+  /** the station page */
+  url: string;
+  /** when it went offline */
+  since: number;
+  /** when it came back (back notes) */
+  back?: number;
+}
+
+/**
+ * Offline alerts: one mail for the stations of one owner found offline in one round, and one for
+ * those found back. Station names are the owner's own text: escaped in the HTML like all else.
+ */
+export function offlineAlertMail(input: {
+  productName: string;
+  /** the User Console, where the alerts are switched off */
+  consoleUrl: string;
+  stations: readonly AlertStation[];
+  kind: 'offline' | 'back';
+  now: number;
+  /** set when this alert used up the owner's alerts of the day */
+  lastOfDay?: number;
+}): MailContent & { chat: string } {
+  const { productName, stations, now } = input;
+  const lines = stations.map((s) =>
+    input.kind === 'offline'
+      ? `Station ${s.name} has been offline since ${utcTime(s.since)} (${spokenDuration(now - s.since)}).`
+      : `Station ${s.name} is back online since ${utcTime(s.back ?? now)}, after ${spokenDuration((s.back ?? now) - s.since)} offline.`,
+  );
+  const footer = [
+    ...(input.kind === 'offline'
+      ? [
+          stations.length === 1
+            ? 'You will get one more message when it is back online.'
+            : 'You will get one more message when each of them is back online.',
+        ]
+      : []),
+    ...(input.lastOfDay !== undefined
+      ? [
+          `This is your last offline alert today (at most ${input.lastOfDay} a day); outages beginning later today are not alerted.`,
+        ]
+      : []),
+    'You get this because offline alerts are switched on in the e-mail preferences of your User Console, where you can switch them off.',
+  ];
+  const first = stations[0];
+  const single = stations.length === 1 && first ? first : null;
+  const subject =
+    input.kind === 'offline'
+      ? single
+        ? `${productName}: station ${single.name} is offline`
+        : `${productName}: ${stations.length} of your stations are offline`
+      : single
+        ? `${productName}: station ${single.name} is back online`
+        : `${productName}: ${stations.length} of your stations are back online`;
+  const link = single
+    ? { url: single.url, label: `Open ${single.name}` }
+    : { url: input.consoleUrl, label: 'Open your User Console' };
+  const all = [...lines, ...footer];
+  return {
+    subject,
+    text: `${all.join('\n\n')}\n\n${link.url}\n`,
+    html: htmlPage(productName, all, link),
+    chat: `${subject}\n\n${lines.join('\n')}\n${link.url}`,
+  };
+}

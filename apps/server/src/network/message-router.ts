@@ -13,6 +13,7 @@ import {
   parseCommandAck,
   parseStationId,
   parseStationTopic,
+  type RxPayload,
 } from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -162,11 +163,8 @@ export class MessageRouter {
         if (!this.withinRate(connection, 'ping', stationId)) return;
         const p = this.parse(PingPayloadSchema, payload, connection, stationId);
         if (!p) return;
-        if (
-          !this.registry.seen(stationId, connection, { wifiRssi: p.RSSI, radioStatus: p.radio })
-        ) {
-          this.invalid(connection, 'unknown-station', stationId);
-        }
+        const known = this.seen(stationId, connection, { wifiRssi: p.RSSI, radioStatus: p.radio });
+        if (known instanceof Promise) return known.then(() => undefined);
         return;
       }
       case TELE_TOPICS.rx: {
@@ -177,23 +175,53 @@ export class MessageRouter {
           this.invalid(connection, 'bad-location', stationId);
           return;
         }
-        if (!this.registry.seen(stationId, connection)) {
-          this.invalid(connection, 'unknown-station', stationId);
-          return;
-        }
-        const dropped = this.ingest.accept({ id: stationId, userId: t.userId }, rx, receipt);
-        if (dropped instanceof Promise) {
-          return dropped.then(
-            (reason) => this.accepted(reason, connection, stationId),
-            (err: unknown) => this.log.error({ err, stationId }, 'reception not handled'),
+        const station = { id: stationId, userId: t.userId };
+        const known = this.seen(stationId, connection);
+        if (known instanceof Promise)
+          return known.then((ok) =>
+            ok ? this.ingestRx(station, rx, connection, receipt) : undefined,
           );
-        }
-        this.accepted(dropped, connection, stationId);
+        if (known) return this.ingestRx(station, rx, connection, receipt);
         return;
       }
       default:
         return;
     }
+  }
+
+  /**
+   * A sign of life from a station that exists: known here, or (shared ingest) found in storage
+   * when another instance took its welcome. Otherwise the message is counted invalid.
+   */
+  private seen(
+    stationId: string,
+    connection: object,
+    report?: { wifiRssi?: number; radioStatus?: number },
+  ): boolean | Promise<boolean> {
+    if (this.registry.seen(stationId, connection, report)) return true;
+    const settle = (found: boolean): boolean => {
+      if (found && this.registry.seen(stationId, connection, report)) return true;
+      this.invalid(connection, 'unknown-station', stationId);
+      return false;
+    };
+    const confirmed = this.registry.confirm(stationId);
+    return confirmed instanceof Promise ? confirmed.then(settle) : settle(confirmed);
+  }
+
+  private ingestRx(
+    station: { id: string; userId: string },
+    rx: RxPayload,
+    connection: object,
+    receipt: string | undefined,
+  ): void | Promise<void> {
+    const dropped = this.ingest.accept(station, rx, receipt);
+    if (dropped instanceof Promise) {
+      return dropped.then(
+        (reason) => this.accepted(reason, connection, station.id),
+        (err: unknown) => this.log.error({ err, stationId: station.id }, 'reception not handled'),
+      );
+    }
+    this.accepted(dropped, connection, station.id);
   }
 
   private accepted(dropped: DropReason | null, connection: object, stationId: string): void {

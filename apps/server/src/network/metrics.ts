@@ -1,6 +1,8 @@
 // In-process metrics of the station network: what arrived, what was stored, what was dropped and
 // why, and what the broker refused (connections, topics, flags). Dropped messages are also added
 // to the `droppedMessages` counter by the batch writer.
+import { SATELLITE_FORMATS, type CheckKind } from '@tinygs/decoders';
+
 export const DROP_REASONS = [
   'not-json',
   'invalid-payload',
@@ -58,12 +60,23 @@ export class NetworkMetrics {
   readonly refused: Record<RefusalReason, number> = Object.fromEntries(
     REFUSAL_REASONS.map((r) => [r, 0]),
   ) as Record<RefusalReason, number>;
+  /**
+   * Frames stored as unverified (they failed their format's checks), by `satellite\nreason`. The
+   * satellite is one of the real satellites with checks, any other is `other`: a bounded label.
+   */
+  readonly unverified = new Map<string, number>();
   /** drops not yet added to the persistent counter */
   private unsavedDrops = 0;
 
   drop(reason: DropReason): void {
     this.dropped[reason] += 1;
     this.unsavedDrops += 1;
+  }
+
+  countUnverified(satellite: string, reason: CheckKind): void {
+    const label = Object.hasOwn(SATELLITE_FORMATS, satellite) ? satellite : 'other';
+    const key = `${label}\n${reason}`;
+    this.unverified.set(key, (this.unverified.get(key) ?? 0) + 1);
   }
 
   refuse(reason: RefusalReason): void {

@@ -3,6 +3,7 @@
 import { MQTT_MAX_PACKET_BYTES, STATION_OFFLINE_AFTER_MS, TELE_TOPICS } from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context';
+import { setWalAutoCheckpoint } from '../db/sqlite-wal';
 import type { Part, RunningPart } from '../part';
 import { COUNTERS, setCounter } from '../repositories/counters';
 import { recordRestartOffline } from '../repositories/station-health';
@@ -10,6 +11,7 @@ import {
   loadSilentStationIds,
   loadStationIds,
   loadStationIdsOfUser,
+  loadStationState,
   loadStationStates,
   markAllStationsOffline,
 } from '../repositories/stations';
@@ -24,7 +26,8 @@ import {
   DEFAULT_BATCH_WRITER_OPTIONS,
   type BatchWriterOptions,
 } from './ingest/batch-writer';
-import { inProcessStore, sqliteThreadStore } from './ingest/batch-store';
+import { inProcessStore } from './ingest/batch-store';
+import { sqliteThreadStore } from './ingest/sqlite/thread-store';
 import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
 import { RxIngest } from './ingest/rx-ingest';
@@ -100,7 +103,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   // Instances sharing state in Redis share the merge claims too (shared-merge.ts).
   const shared = ctx.services.shared;
   const merge = shared ? new SharedMergeIndex(shared, metrics, log) : new MergeIndex();
-  // SQLite writes run on a thread of their own (see batch-store.ts).
+  // SQLite writes run on a thread of their own (see ingest/sqlite/thread-store.ts).
   let threaded = false;
   const store =
     database.dialect === 'sqlite' &&
@@ -119,9 +122,8 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
       : inProcessStore(db, shared !== undefined);
   // Checkpoints are the writer's checkpointer thread's job: a main-thread write (welcome, pings,
   // owner actions) must not run one, with its fsyncs, on the event loop.
-  if (threaded && database.native.dialect === 'sqlite') {
-    database.native.sqlite.pragma('wal_autocheckpoint = 0');
-  }
+  if (threaded && database.native.dialect === 'sqlite')
+    setWalAutoCheckpoint(database.native.sqlite, 0);
   const writer = new BatchWriter(store, ctx.events, metrics, log, {
     ...DEFAULT_BATCH_WRITER_OPTIONS,
     ...options.queue,
@@ -134,8 +136,9 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
     { perUser: limits.stationsPerUser, loadOwned: (userId) => loadStationIdsOfUser(db, userId) },
     Date.now,
     external !== null,
+    external ? { find: (id) => loadStationState(db, id) } : null,
   );
-  const catalogue = new SatelliteCatalogue(db, log);
+  const catalogue = new SatelliteCatalogue(db, log, config.satnogs !== null);
   await catalogue.refresh();
 
   if (external) {
@@ -202,8 +205,7 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   publish = link.publish;
   disconnect = link.disconnect;
 
-  ctx.services.commands = commands;
-  ctx.services.network = {
+  const network: NetworkService = {
     mqtt: link.mqtt,
     brokerAccounts: link.accounts,
     metrics,
@@ -215,10 +217,9 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   };
 
   return {
+    services: { commands, network },
     async stop() {
       stopTimers();
-      delete ctx.services.commands;
-      delete ctx.services.network;
       await link.close();
       await writer.stop();
       await link.afterWriter?.();
@@ -385,13 +386,28 @@ async function externalLink(
   every(options.storedStateRefreshMs ?? 10_000, refresh, 'station state refresh');
   // A station another instance just stored (its event crossed over with REDIS_URL): read storage
   // now rather than at the next refresh, at most once a second.
+  // An event that arrives while a refresh runs (or waits out its second) is not lost: one more
+  // refresh follows.
   let refreshing: Promise<void> | null = null;
-  const unsubscribe = ctx.events.subscribe('stations-changed', ({ stationIds }) => {
-    if (refreshing || stationIds.every((id) => registry.isKnown(id))) return;
+  let again = false;
+  let stopped = false;
+  const refreshSoon = (): void => {
+    if (stopped) return;
+    if (refreshing) {
+      again = true;
+      return;
+    }
+    again = false;
     refreshing = refresh()
       .catch((err: unknown) => log.warn({ err }, 'station state refresh failed'))
       .then(() => new Promise<void>((r) => setTimeout(r, 1_000).unref()))
-      .finally(() => (refreshing = null));
+      .finally(() => {
+        refreshing = null;
+        if (again) refreshSoon();
+      });
+  };
+  const unsubscribe = ctx.events.subscribe('stations-changed', ({ stationIds }) => {
+    if (!stationIds.every((id) => registry.isKnown(id))) refreshSoon();
   });
   every(
     options.reconcileMs ?? 10 * 60_000,
@@ -413,6 +429,7 @@ async function externalLink(
       return 0;
     },
     async close() {
+      stopped = true;
       unsubscribe();
       await ingest.close();
       await dynsec.close();

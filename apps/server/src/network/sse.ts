@@ -1,10 +1,11 @@
 // Live events for browsers (GET /sse/events): `new-packet` for every stored packet, the station
 // list, and comment heartbeats that keep proxies from closing idle streams.
 //
-// The station list (public-api/station-list-model.ts) changes, for a stream, only when something a
+// The station list (read-models/live-station-list.ts) changes, for a stream, only when something a
 // map shows changed: a station appeared or went away, or its name, location, status or satellite
 // changed; receptions and pings alone send nothing. It is re-read at most once per
-// `stationsEveryMs` after the event bus names changed stations. A stream carries it in one of two
+// `stationsEveryMs` after the event bus names changed stations, from the read GET /v1/stations
+// made when one began after the change (read-models/station-list.ts). A stream carries it in one of two
 // forms: the spec's `stations` event (the whole list), or with `?stations=delta` the
 // `stations-delta` event (changed and removed stations, numbered; the whole list on connect and
 // after an event had to be skipped for that client).
@@ -24,7 +25,8 @@ import {
 } from '@tinygs/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context';
-import { StationListModel, type StationListChange } from '../public-api/station-list-model';
+import { StationListModel, type StationListChange } from '../read-models/live-station-list';
+import { stationListOf } from '../read-models/station-list';
 
 export interface SseOptions {
   heartbeatMs: number;
@@ -58,6 +60,8 @@ export type SseRefusal = 'total' | 'per-address';
 export interface SseStats {
   /** reads of changed stations from the database, finished (or failed) */
   stationRefreshes: number;
+  /** of those, the ones that took the rows GET /v1/stations read after the change */
+  stationReadsShared: number;
   /** versions of the list sent (a map-visible change) */
   stationEvents: number;
   /** whole lists serialised (once per version at most, whatever the number of clients) */
@@ -132,6 +136,7 @@ function deltaEvent(change: StationListChange): Buffer {
 export class SseHub {
   readonly stats: SseStats = {
     stationRefreshes: 0,
+    stationReadsShared: 0,
     stationEvents: 0,
     listSerialisations: 0,
     deltaSerialisations: 0,
@@ -155,7 +160,7 @@ export class SseHub {
     private readonly log: Logger,
     private readonly options: SseOptions = DEFAULT_SSE_OPTIONS,
   ) {
-    this.model = new StationListModel(ctx.database.db);
+    this.model = new StationListModel(ctx.database.db, stationListOf(ctx));
   }
 
   get clientCount(): number {
@@ -345,6 +350,7 @@ export class SseHub {
         this.log.warn({ err }, 'station list for live events not available');
       } finally {
         this.stats.stationRefreshes += 1;
+        this.stats.stationReadsShared = this.model.readsTaken;
         this.refreshing = null;
         if (this.model.stale) this.scheduleStations();
       }

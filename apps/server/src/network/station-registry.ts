@@ -7,6 +7,7 @@
 // It also keeps the cap on stations per user: a welcome under a new name past the cap creates
 // nothing.
 import { parseStationId, type OfflineCause } from '@tinygs/contracts';
+import { LRUCache } from 'lru-cache';
 import type { WelcomeWrite } from '../repositories/stations';
 import type { BatchWriter } from './ingest/batch-writer';
 
@@ -25,6 +26,17 @@ export interface StationCap {
   loadOwned(userId: string): Promise<string[]>;
 }
 
+/** Shared mode: storage, asked about a station this instance has not heard of. */
+export interface StoredStations {
+  find(id: string): Promise<{ online: boolean } | null>;
+}
+
+/** Reads of storage about unknown stations at one time; past it, an unknown station is refused. */
+const MAX_LOOKUPS = 64;
+/** An id storage did not have is not asked about again for this long. */
+const ABSENT_TTL_MS = 5_000;
+const MAX_ABSENT = 10_000;
+
 /** What became of a welcome. */
 export type WelcomeOutcome = 'accepted' | 'station-cap' | 'connection-closed';
 
@@ -41,7 +53,42 @@ export class StationRegistry {
     private readonly cap: StationCap = { perUser: Infinity, loadOwned: async () => [] },
     private readonly now: () => number = Date.now,
     private readonly shared = false,
+    private readonly stored: StoredStations | null = null,
   ) {}
+
+  private readonly lookups = new Map<string, Promise<boolean>>();
+  private readonly absent = new LRUCache<string, true>({ max: MAX_ABSENT, ttl: ABSENT_TTL_MS });
+
+  /**
+   * Whether the station exists. Shared mode: a station this instance has not heard of may have
+   * been created a moment ago through another instance (its welcome went there, and the event
+   * saying so may not have arrived yet), so storage is asked, once per id at a time; an id storage
+   * did not have is refused without asking again for a few seconds, and past MAX_LOOKUPS reads
+   * at once every unknown station is refused (a client inventing station names costs at most
+   * one primary-key read per name, within its connection's message rate).
+   */
+  confirm(id: string): boolean | Promise<boolean> {
+    if (this.known.has(id)) return true;
+    if (!this.shared || !this.stored || this.absent.has(id)) return false;
+    const pending = this.lookups.get(id);
+    if (pending) return pending;
+    if (this.lookups.size >= MAX_LOOKUPS) return false;
+    const lookup = this.stored.find(id).then(
+      (state) => {
+        if (!state) {
+          this.absent.set(id, true);
+          return false;
+        }
+        this.remember(id);
+        if (state.online) this.storedOnline.add(id);
+        return true;
+      },
+      () => false,
+    );
+    this.lookups.set(id, lookup);
+    void lookup.finally(() => this.lookups.delete(id));
+    return lookup;
+  }
 
   /** What storage says (shared mode): stations created and online through other instances. */
   syncStored(states: readonly { id: string; online: boolean }[]): void {

@@ -114,6 +114,21 @@ export function createInstanceMetrics(
       },
     });
   }
+  new Counter({
+    name: 'tinygs_frames_unverified_total',
+    help: 'frames stored as unverified (they failed their format’s checks), by satellite and check',
+    labelNames: ['satellite', 'reason'],
+    registers: [registry],
+    collect() {
+      const m = sources.network();
+      this.reset();
+      if (!m) return;
+      for (const [key, n] of m.unverified) {
+        const [satellite = '', reason = ''] = key.split('\n');
+        this.inc({ satellite, reason }, n);
+      }
+    },
+  });
   new Gauge({
     name: 'tinygs_ingest_queue_depth',
     help: 'receptions waiting to be written',

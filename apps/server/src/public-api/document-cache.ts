@@ -3,7 +3,16 @@
 // which waits for it: an answer never predates the event that made it stale. Changes that come
 // without an event (pings updating lastSeen, CRC-error packets) are picked up after `ttlMs`; an
 // entry past its TTL is still served while one rebuild runs behind it. Concurrent requests share
-// one build, and a build overtaken by an event is not kept.
+// one build.
+//
+// A document that events drop many times a second (the station list and the packet lists while
+// the network is live) would be rebuilt for nearly every request, and a build overtaken by an
+// event before it finishes would never be served. With `minRebuildMs`, an entry dropped by an
+// event is rebuilt at most that often: the first request after a quiet spell still waits for a
+// fresh build, but an entry built less than `minRebuildMs` ago (or with a rebuild running) is
+// served as it is while one rebuild runs behind it once the interval has passed. An answer then
+// lags the newest event by at most the interval plus one build. A finished build is always kept
+// when it is newer than the entry, even if an event overtook it (it is kept as dropped).
 
 interface Entry<T> {
   value: T;
@@ -23,9 +32,13 @@ export class DocumentCache<K, T> {
   /** Bumped by invalidateAll: an entry of an older epoch is stale whatever its key. */
   private epoch = 0;
 
+  /** keys with a rebuild scheduled for the end of their interval */
+  private readonly scheduled = new Set<K>();
+
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
+    private readonly options: { minRebuildMs?: number } = {},
   ) {}
 
   private generationOf(key: K): number {
@@ -51,7 +64,30 @@ export class DocumentCache<K, T> {
       }
       return Promise.resolve(entry.value);
     }
+    const minRebuildMs = this.options.minRebuildMs ?? 0;
+    if (entry && minRebuildMs > 0) {
+      const age = performance.now() - entry.builtAt;
+      if (age < minRebuildMs || this.building.has(key)) {
+        this.rebuildAfter(key, build, Math.max(0, minRebuildMs - age));
+        return Promise.resolve(entry.value);
+      }
+    }
     return this.rebuild(key, build);
+  }
+
+  /** One rebuild of `key` after `delayMs` (and after any build still running). */
+  private rebuildAfter(key: K, build: () => Promise<T>, delayMs: number): void {
+    if (this.scheduled.has(key)) return;
+    this.scheduled.add(key);
+    const start = () => {
+      const running = this.building.get(key);
+      const after = running ? running.promise.catch(() => undefined) : Promise.resolve();
+      void after.then(() => {
+        this.scheduled.delete(key);
+        this.rebuild(key, build).catch(() => undefined);
+      });
+    };
+    setTimeout(start, delayMs).unref();
   }
 
   private rebuild(key: K, build: () => Promise<T>): Promise<T> {
@@ -62,7 +98,8 @@ export class DocumentCache<K, T> {
     const promise = build().then(
       (value) => {
         if (this.building.get(key)?.promise === promise) this.building.delete(key);
-        if (this.generationOf(key) === generation) this.store(key, { value, generation, builtAt });
+        const kept = this.entries.get(key);
+        if (!kept || kept.builtAt <= builtAt) this.store(key, { value, generation, builtAt });
         return value;
       },
       (err: unknown) => {

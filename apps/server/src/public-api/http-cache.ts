@@ -1,7 +1,9 @@
 // Sending public answers. Catalogue answers carry a strong ETag over the serialised body (304
 // when the client already has it). The hot list documents are PreparedBody values: serialised,
-// hashed and compressed once when built, then sent as they are to every client. Other JSON
-// answers are compressed here, synchronously and at a fast level, so their routes need none of
+// hashed and compressed once when built, then sent as they are to every client. Documents kept
+// per item (a packet, a station page) are FastBody values: serialised and hashed once, each
+// encoding compressed at the fast level the first time a client asks for it. Other JSON answers
+// are compressed here, synchronously and at that fast level, so their routes need none of
 // @fastify/compress's per-request hooks (those routes set `compress: false`).
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -31,6 +33,12 @@ function matchesEtag(req: FastifyRequest, etag: string): boolean {
 }
 
 type Encoding = 'br' | 'gzip';
+
+/** A document ready to send: a strong ETag and its bytes in a negotiated encoding. */
+export interface SendableBody {
+  readonly etag: string;
+  bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null };
+}
 
 /** Adds to Vary rather than replacing what the route already set (e.g. the session headers). */
 function varyOnEncoding(reply: FastifyReply): void {
@@ -67,7 +75,7 @@ const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** A JSON document ready to send: its bytes, their br and gzip forms, and a strong ETag. */
-export class PreparedBody {
+export class PreparedBody implements SendableBody {
   private constructor(
     readonly etag: string,
     readonly identity: Buffer,
@@ -99,16 +107,68 @@ export class PreparedBody {
   }
 }
 
+/** The fast compression of a JSON answer built for one request or kept per item. */
+function compressFast(text: string | Buffer, encoding: Encoding): Buffer {
+  // A window no larger than the body: setting up a full-size one costs more than compressing.
+  const bytes = Buffer.byteLength(text);
+  const window = Math.min(Math.max(Math.ceil(Math.log2(bytes)), 10), 15);
+  return encoding === 'br'
+    ? brotliCompressSync(text, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 1,
+          [constants.BROTLI_PARAM_LGWIN]: window + 1,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+        },
+      })
+    : gzipSync(text, { level: 6, windowBits: window, memLevel: 6 });
+}
+
 /**
- * Sends a prepared document: 304 when the client has it, else the bytes in the negotiated
- * encoding. Clients revalidate every time (`no-cache`): the lists change with every packet.
+ * A document kept per item: serialised and hashed once, each encoding compressed (at the fast
+ * level of per-request answers) the first time a client asks for it, then kept with it.
+ */
+export class FastBody implements SendableBody {
+  private br: Buffer | null = null;
+  private gzip: Buffer | null = null;
+
+  private constructor(
+    readonly etag: string,
+    readonly identity: Buffer,
+  ) {}
+
+  static of(text: string): FastBody {
+    const identity = Buffer.from(text);
+    return new FastBody(`"${createHash('sha1').update(identity).digest('base64url')}"`, identity);
+  }
+
+  /**
+   * Bytes held once every encoding has been asked for, what a cache should count: the JSON and its
+   * two fast compressions (each well under half of it for these documents).
+   */
+  get size(): number {
+    return this.identity.length * 2;
+  }
+
+  bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
+    if (encoding === null || this.identity.length < COMPRESS_MIN_BYTES)
+      return { body: this.identity, encoding: null };
+    if (encoding === 'br')
+      return { body: (this.br ??= compressFast(this.identity, 'br')), encoding };
+    return { body: (this.gzip ??= compressFast(this.identity, 'gzip')), encoding };
+  }
+}
+
+/**
+ * Sends a kept document: 304 when the client has it, else the bytes in the negotiated encoding.
+ * By default clients revalidate every time (`no-cache`): the lists change with every packet.
  */
 export function sendPrepared(
   req: FastifyRequest,
   reply: FastifyReply,
-  doc: PreparedBody,
+  doc: SendableBody,
+  cacheControl = 'public, no-cache',
 ): FastifyReply {
-  reply.header('etag', doc.etag).header('cache-control', 'public, no-cache');
+  reply.header('etag', doc.etag).header('cache-control', cacheControl);
   varyOnEncoding(reply);
   if (matchesEtag(req, doc.etag)) return reply.status(304).send();
   const { body, encoding } = doc.bytesFor(negotiateEncoding(req.headers['accept-encoding']));
@@ -123,18 +183,5 @@ export function sendJson(req: FastifyRequest, reply: FastifyReply, text: string)
   varyOnEncoding(reply);
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   if (encoding === null) return reply.send(text);
-  // A window no larger than the body: setting up a full-size one costs more than compressing.
-  const bytes = Buffer.byteLength(text);
-  const window = Math.min(Math.max(Math.ceil(Math.log2(bytes)), 10), 15);
-  const body =
-    encoding === 'br'
-      ? brotliCompressSync(text, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: 1,
-            [constants.BROTLI_PARAM_LGWIN]: window + 1,
-            [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
-          },
-        })
-      : gzipSync(text, { level: 6, windowBits: window, memLevel: 6 });
-  return reply.header('content-encoding', encoding).send(body);
+  return reply.header('content-encoding', encoding).send(compressFast(text, encoding));
 }

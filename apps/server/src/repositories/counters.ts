@@ -65,3 +65,8 @@ export async function readCounters(db: Kysely<Database>): Promise<Record<Counter
   }
   return out;
 }
+
+/** One cheap read of the counters table: the health check's proof that storage answers. */
+export async function pingCounters(db: Kysely<Database>): Promise<void> {
+  await db.selectFrom('counters').select('name').limit(1).execute();
+}

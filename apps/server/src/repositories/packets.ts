@@ -6,6 +6,8 @@ import { insertJsonRows } from './bulk-writes';
 
 // Both dialects accept well over 30,000 bound parameters per statement; stay below that.
 const MAX_PARAMS_PER_STATEMENT = 30_000;
+/** Columns of a packet row (db/schema.ts PacketsTable). */
+const PACKET_COLUMNS = 27;
 
 function chunks<T>(rows: readonly T[], columns: number): T[][] {
   const size = Math.max(1, Math.floor(MAX_PARAMS_PER_STATEMENT / columns));
@@ -20,7 +22,8 @@ export async function insertPackets(
   db: Kysely<Database>,
   rows: readonly NewPacket[],
 ): Promise<void> {
-  for (const part of chunks(rows, 26)) await db.insertInto('packets').values(part).execute();
+  for (const part of chunks(rows, PACKET_COLUMNS))
+    await db.insertInto('packets').values(part).execute();
 }
 
 export async function insertReceptions(
@@ -30,13 +33,27 @@ export async function insertReceptions(
   for (const part of chunks(rows, 17)) await db.insertInto('receptions').values(part).execute();
 }
 
+/** Which of `ids` are stored packets (asked 500 at a time). */
+export async function storedPacketIds(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const existing = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    for (const r of await db.selectFrom('packets').select('id').where('id', 'in', chunk).execute())
+      existing.add(r.id);
+  }
+  return existing;
+}
+
 /** Inserts the packets not stored yet; returns the ids it inserted. */
 export async function insertPacketsIfAbsent(
   db: Kysely<Database>,
   rows: readonly NewPacket[],
 ): Promise<Set<string>> {
   const inserted = new Set<string>();
-  for (const part of chunks(rows, 26)) {
+  for (const part of chunks(rows, PACKET_COLUMNS)) {
     const ids = await db
       .insertInto('packets')
       .values(part)
@@ -156,12 +173,23 @@ export interface NetworkSatelliteRow {
   /** JSON [name, line1, line2] or null */
   tle: string | null;
   decoder: string | null;
+  /** 1: opted in to forwarding to SatNOGS DB */
+  satnogsForward: number;
 }
 
 export async function loadNetworkSatellites(db: Kysely<Database>): Promise<NetworkSatelliteRow[]> {
   return db
     .selectFrom('satellites')
-    .select(['name', 'displayName', 'norad', 'status', 'configurations', 'tle', 'decoder'])
+    .select([
+      'name',
+      'displayName',
+      'norad',
+      'status',
+      'configurations',
+      'tle',
+      'decoder',
+      'satnogsForward',
+    ])
     .orderBy('name')
     .execute();
 }

@@ -44,6 +44,27 @@ export async function insertSession(
     .execute();
 }
 
+/** The session of a token hash with its user's admin flag, or undefined. */
+export async function findSessionWithUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<{ userId: string; expiresAt: number; lastUsedAt: number; isAdmin: number } | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
+    .select(['sessions.userId', 'sessions.expiresAt', 'sessions.lastUsedAt', 'users.isAdmin'])
+    .where('sessions.tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function touchSession(
+  db: Kysely<Database>,
+  tokenHash: string,
+  lastUsedAt: number,
+): Promise<void> {
+  await db.updateTable('sessions').set({ lastUsedAt }).where('tokenHash', '=', tokenHash).execute();
+}
+
 export async function deleteSession(
   db: Kysely<Database>,
   tokenHash: string,

@@ -3,15 +3,29 @@
 // live in their own files.
 import { sql, type Kysely } from 'kysely';
 import { BANDS, type Band, type StationListItem } from '@tinygs/contracts';
-import type { Database } from '../db/schema';
+import type { Database, NewStation, StationRow, StationUpdate } from '../db/schema';
 import { jsonRowSource } from './bulk-writes';
+import { deleteStationLeaderboards } from './leaderboards';
+import { deleteStationPictures } from './pictures';
 
-/** What `tele/welcome` sets; undefined fields keep their stored value. */
 /**
  * What a station starts with besides what its firmware reports: the owner's settings at their
- * defaults and no totals yet. Used by the first welcome and by the test factories.
+ * defaults and no totals yet.
  */
-export const NEW_STATION_DEFAULTS = {
+const NEW_STATION_DEFAULTS = {
+  status: 0,
+  elevationM: null,
+  satellite: null,
+  gitVersion: null,
+  board: null,
+  mac: null,
+  localIp: null,
+  wifiRssi: null,
+  radioStatus: null,
+  tx: 0,
+  modemConf: null,
+  lastSeen: null,
+  lastPacketTime: null,
   autoTune: null,
   test: 0,
   autoUpdate: 1,
@@ -24,8 +38,24 @@ export const NEW_STATION_DEFAULTS = {
   telemetryPackets: 0,
   confirmedPackets: 0,
   crcErrors: 0,
-} as const;
+} as const satisfies Partial<NewStation>;
 
+/** The fields a new station row must be given; every other column starts at its default. */
+export type NewStationFields = Pick<
+  NewStation,
+  'id' | 'name' | 'userId' | 'lat' | 'lng' | 'version' | 'creationDate'
+> &
+  Partial<NewStation>;
+
+/**
+ * The one constructor of a new station row (offline, nothing reported beyond `fields`, settings
+ * at their defaults, no totals). Used by the first welcome and by the test factories.
+ */
+export function newStationRow(fields: NewStationFields): NewStation {
+  return { ...NEW_STATION_DEFAULTS, ...fields };
+}
+
+/** What `tele/welcome` sets; undefined fields keep their stored value. */
 export interface WelcomeWrite {
   id: string;
   name: string;
@@ -85,29 +115,26 @@ export async function writeWelcome(db: Kysely<Database>, w: WelcomeWrite): Promi
     .executeTakeFirst();
   await db
     .insertInto('stations')
-    .values({
-      id: w.id,
-      name: w.name,
-      userId: w.userId,
-      status: 1,
-      lat: w.lat,
-      lng: w.lng,
-      elevationM: null,
-      satellite: w.satellite ?? null,
-      version: w.version,
-      gitVersion: w.gitVersion ?? null,
-      board: w.board ?? null,
-      mac: w.mac ?? null,
-      localIp: w.localIp ?? null,
-      wifiRssi: null,
-      radioStatus: null,
-      tx: w.tx ? 1 : 0,
-      modemConf: w.modemConf ?? null,
-      lastSeen: w.at,
-      lastPacketTime: null,
-      creationDate: w.at,
-      ...NEW_STATION_DEFAULTS,
-    })
+    .values(
+      newStationRow({
+        id: w.id,
+        name: w.name,
+        userId: w.userId,
+        status: 1,
+        lat: w.lat,
+        lng: w.lng,
+        satellite: w.satellite ?? null,
+        version: w.version,
+        gitVersion: w.gitVersion ?? null,
+        board: w.board ?? null,
+        mac: w.mac ?? null,
+        localIp: w.localIp ?? null,
+        tx: w.tx ? 1 : 0,
+        modemConf: w.modemConf ?? null,
+        lastSeen: w.at,
+        creationDate: w.at,
+      }),
+    )
     .execute();
   return { created: true, firstOfUser: sibling === undefined, cameOnline: true };
 }
@@ -181,6 +208,19 @@ export async function loadStationStates(
 ): Promise<{ id: string; online: boolean }[]> {
   const rows = await db.selectFrom('stations').select(['id', 'status']).execute();
   return rows.map((r) => ({ id: r.id, online: r.status === 1 }));
+}
+
+/** One station's existence and status (shared ingest: created through another instance?). */
+export async function loadStationState(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ online: boolean } | null> {
+  const row = await db
+    .selectFrom('stations')
+    .select('status')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { online: row.status === 1 } : null;
 }
 
 /** At start-up nobody is connected to a freshly started broker: every station is offline. */
@@ -379,5 +419,40 @@ export async function listAutoTuneStations(db: Kysely<Database>): Promise<AutoTu
             satellite: r.satellite,
           },
         ];
+  });
+}
+
+/** The whole stored row of a station (owner actions check the owner and state on it). */
+export async function findStationRow(
+  db: Kysely<Database>,
+  id: string,
+): Promise<StationRow | undefined> {
+  return db.selectFrom('stations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The owner's settings (name, description, antenna, auto-tune...). */
+export async function updateStationSettings(
+  db: Kysely<Database>,
+  id: string,
+  patch: StationUpdate,
+): Promise<void> {
+  await db.updateTable('stations').set(patch).where('id', '=', id).execute();
+}
+
+/**
+ * Removes a station, its picture rows and its leaderboard aggregates in one transaction (the caller
+ * has checked it is offline); false when it was already gone. Packets and receptions stay: they
+ * belong to the network.
+ */
+export async function deleteStationWithPictures(
+  db: Kysely<Database>,
+  id: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('stations').where('id', '=', id).executeTakeFirst();
+    if (result.numDeletedRows === 0n) return false;
+    await deleteStationPictures(trx, id);
+    await deleteStationLeaderboards(trx, id);
+    return true;
   });
 }

@@ -7,6 +7,7 @@ import { SatelliteStatusSchema } from '@tinygs/contracts';
 import { z } from 'zod';
 import { REPO_ROOT } from '../config';
 import type { Db } from '../db/connect';
+import { heldElementSetEpochs, upsertSatelliteEntry } from '../repositories/satellites';
 
 export const SEED_DIR = join(REPO_ROOT, 'apps/server/seed');
 
@@ -26,6 +27,8 @@ export const CatalogueEntrySchema = z.object({
   decoder: z.string().nullable().default(null),
   /** a file name, relative to the catalogue's templates folder (readTemplateWithin) */
   webTemplate: z.string().min(1).max(255).nullable().default(null),
+  /** forward its CRC-passing frames to SatNOGS DB (docs/OPERATIONS.md); absent: left as stored */
+  satnogsForward: z.boolean().optional(),
 });
 export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
 
@@ -105,17 +108,7 @@ export async function upsertSatellites(
   const { parseTle } = await import('@tinygs/orbit');
   await database.db.transaction().execute(async (trx) => {
     const names = items.map((i) => i.entry.name);
-    const held = new Map(
-      names.length === 0
-        ? []
-        : (
-            await trx
-              .selectFrom('satellites')
-              .select(['name', 'tleEpoch'])
-              .where('name', 'in', names)
-              .execute()
-          ).map((r) => [r.name, r.tleEpoch]),
-    );
+    const held = await heldElementSetEpochs(trx, names);
     for (const { entry, template } of items) {
       const tleEpoch = epochOf(entry.tle, parseTle);
       const heldEpoch = held.get(entry.name) ?? null;
@@ -142,13 +135,12 @@ export async function upsertSatellites(
         ),
         webTemplate: template,
         decoder: entry.decoder,
+        ...(entry.satnogsForward === undefined
+          ? {}
+          : { satnogsForward: entry.satnogsForward ? 1 : 0 }),
         updatedAt: now,
       };
-      await trx
-        .insertInto('satellites')
-        .values({ name: entry.name, ...row, frames: 0, confirmedPackets: 0, lastPacketTime: null })
-        .onConflict((oc) => oc.column('name').doUpdateSet(row))
-        .execute();
+      await upsertSatelliteEntry(trx, entry.name, row);
     }
   });
   return items.length;
@@ -170,9 +162,4 @@ export async function seedCatalogue(
         : [{ ...item, entry: { ...item.entry, tle: null } }],
   );
   return upsertSatellites(database, items);
-}
-
-export async function isCatalogueEmpty(database: Db): Promise<boolean> {
-  const row = await database.db.selectFrom('satellites').select('name').limit(1).executeTakeFirst();
-  return row === undefined;
 }

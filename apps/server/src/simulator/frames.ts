@@ -1,7 +1,9 @@
 // The bytes simulated satellites transmit. Real satellites replay frames captured from the live
 // network in 2022 (real-frames.json: up to 20 decodable frames per satellite, base64, copied from
 // the captured data set so the repository does not need it at run time; FossaSat-2E1 borrows its
-// siblings' frames). Demo satellites and balloons send tinygs_demo telemetry that follows the orbit.
+// siblings' frames under its own callsign FO001; two of Polytech_Universe-1's three are the noise
+// filed under it, stored as unverified). Demo satellites and balloons send tinygs_demo telemetry
+// that follows the orbit.
 import { encodeDemoFrame } from '@tinygs/decoders';
 import { sunlight } from '@tinygs/orbit';
 import realFrames from './real-frames.json';

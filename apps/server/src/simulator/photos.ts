@@ -4,7 +4,7 @@
 // picture, then is approved as an operator would approve it.
 import sharp from 'sharp';
 import { addPicture } from '../accounts/pictures';
-import { findOwnedStation } from '../accounts/stations-store';
+import { findStationRow } from '../repositories/stations';
 import type { AppContext } from '../context';
 import { countActivePictures, PICTURE_STATUS, setPictureStatus } from '../repositories/pictures';
 
@@ -51,7 +51,7 @@ export async function addDemoPhotos(
 ): Promise<number> {
   let added = 0;
   for (const [i, id] of stationIds.slice(0, count).entries()) {
-    const station = await findOwnedStation(ctx, id);
+    const station = await findStationRow(ctx.database.db, id);
     if (!station || (await countActivePictures(ctx.database.db, id)) > 0) continue;
     const jpeg = await sharp(Buffer.from(stationScene(id, i)))
       .jpeg({ quality: 80 })

@@ -9,6 +9,7 @@ import HomeRoute from './routes/HomeRoute';
 
 const StationsPage = lazyChunk(() => import('../features/stations/StationsPage'));
 const PacketsPage = lazyChunk(() => import('../features/packets/PacketsPage'));
+const LeaderboardsPage = lazyChunk(() => import('../features/leaderboards/LeaderboardsPage'));
 const PacketRoute = lazyChunk(() => import('./routes/PacketRoute'));
 const SatelliteListPage = lazyChunk(() => import('../features/satellites/SatelliteListPage'));
 const SatelliteTablePage = lazyChunk(() => import('../features/satellites/SatelliteTablePage'));
@@ -32,6 +33,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <HomeRoute />, ...titled('Home') },
       { path: 'stations', element: <StationsPage />, ...titled('Stations') },
       { path: 'packets', element: <PacketsPage />, ...titled('Packets') },
+      { path: 'leaderboards', element: <LeaderboardsPage />, ...titled('Leaderboards') },
       { path: 'packet/:id', element: <PacketRoute inactive={false} />, ...titled('Packet') },
       { path: 'packetIna/:id', element: <PacketRoute inactive />, ...titled('Packet') },
       { path: 'satellites', element: <SatelliteListPage list="active" />, ...titled('Satellites') },

@@ -2,7 +2,7 @@ import {
   HEX_BYTES_PER_ROW_NARROW,
   HEX_BYTES_PER_ROW_WIDE,
   HEX_WIDE_WINDOW_PX,
-} from '@tinygs/contracts';
+} from '../config/screen';
 
 /** 16 bytes per row when the window is wider than 1290 px, else 9 (SPEC.md section 9). */
 export function hexBytesPerRow(windowWidthPx: number): number {

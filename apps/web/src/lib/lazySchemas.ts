@@ -4,5 +4,5 @@
  * the first API call. Other screens are lazy chunks already and import schemas directly.
  */
 export function loadSchemas() {
-  return import('@tinygs/contracts');
+  return import('./firstPaintSchemas');
 }

@@ -1,3 +1,4 @@
+import { crc16, lengthIs, magic, range } from '../checks';
 import { Fees } from '../generated/fees';
 import { finiteOrNull, parseStruct, structToJson } from '../kaitai';
 import type { FormatDecoder } from '../types';
@@ -8,6 +9,8 @@ const TX_POWER_MW = 500;
 const REFERENCE_V = 2.5;
 /** Battery and solar bus voltages are measured through a 1/2 divider. */
 const DIVIDER = 2;
+/** The three header bytes of every FEES beacon. */
+const HEADER = [0x00, 0xfe, 0xe5];
 
 export const fees: FormatDecoder = {
   id: 'fees',
@@ -51,5 +54,14 @@ export const fees: FormatDecoder = {
       type: 'Beacon',
       telemetry: true,
     };
+  },
+  checks: {
+    txPowerMw: TX_POWER_MW,
+    frame: [lengthIs(47), magic(0, HEADER), crc16('CRC-16/CCITT-FALSE')],
+    fields: [
+      // Counts of a 12-bit ADC; the reference reads about 3000, and every value is scaled by it.
+      range('payload.vacd2v5', 2400, 3600),
+      range('payload.tinygsBatVoltage', 2500, 4500),
+    ],
   },
 };

@@ -1,3 +1,4 @@
+import { lengthAtLeast, magic, range } from '../checks';
 import { PolytechUniverse1 } from '../generated/polytech_universe_1';
 import { parseStruct, structToJson } from '../kaitai';
 import type { FormatDecoder } from '../types';
@@ -10,6 +11,14 @@ const BUS_MA_PER_UNIT = 50;
 const SOLAR_MV_PER_UNIT = 25;
 const SOLAR_MA_PER_UNIT = 20;
 const CAPACITY_MAH_PER_UNIT = 100;
+/** Header and telemetry; longer frames are decoded from their first 42 bytes. */
+const FRAME_BYTES = 42;
+/** Network id of the satellite's link, in the header's first byte. */
+const NET_ID = 0x01;
+/** The satellite's id, third header byte. */
+const SAT_ID = 0x7e;
+/** The header's length byte: the 36 bytes of telemetry. */
+const TELEMETRY_BYTES = 36;
 
 /** The satellite splits 24-bit counters into a low u16 and a high u8. */
 function join24(low16: number, high8: number): number {
@@ -49,5 +58,16 @@ export const polytechUniverse1: FormatDecoder = {
       tinygsSatellite: satelliteName,
       type: 'Beacon',
     };
+  },
+  checks: {
+    txPowerMw: TX_POWER_MW,
+    frame: [
+      lengthAtLeast(FRAME_BYTES),
+      magic(0, [NET_ID]),
+      magic(2, [SAT_ID]),
+      magic(4, [TELEMETRY_BYTES]),
+    ],
+    // `records` is not ranged: what the network shows from it (about 100 mV) is not a voltage.
+    fields: [range('payload.tempBatMin', -40, 85), range('payload.tempBatMax', -40, 85)],
   },
 };

@@ -1,9 +1,14 @@
+import { frameCheck, magic, range } from '../checks';
 import { Satlla2b } from '../generated/satlla_2b';
 import { parseStruct, structToJson } from '../kaitai';
 import type { DecodedFrame, FormatDecoder, JsonObject } from '../types';
 
 /** Transmitter power the network reports for every SATLLA-2B frame, mW. */
 const TX_POWER_MW = 63;
+/** The satellite's own address, the header's first byte. */
+const LOCAL_ADDRESS = 0xb2;
+/** Frame length of each published message type (header byte 2). */
+const LENGTH_OF_TYPE: Readonly<Record<number, number>> = { 0: 69, 6: 22 };
 
 export const satlla2b: FormatDecoder = {
   id: 'satlla_2b',
@@ -43,5 +48,23 @@ export const satlla2b: FormatDecoder = {
       type: 'Beacon',
     };
     return decoded;
+  },
+  checks: {
+    txPowerMw: TX_POWER_MW,
+    frame: [
+      magic(0, [LOCAL_ADDRESS]),
+      frameCheck('length', (frame) => {
+        const type = frame[2];
+        const expected = type === undefined ? undefined : LENGTH_OF_TYPE[type];
+        // Unpublished message types are not refused here: they decode to nothing.
+        if (expected === undefined || frame.length === expected) return null;
+        return `${frame.length} bytes, message type ${type} has ${expected}`;
+      }),
+    ],
+    fields: [
+      range('payload.tinygsBatVoltage', 3000, 4500),
+      range('payload.tinygsTemp', -40, 85),
+      range('payload.tinygsTemp2', -40, 85),
+    ],
   },
 };

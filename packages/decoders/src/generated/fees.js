@@ -22,7 +22,8 @@ define.amd = true;
 /**
  * 47-byte beacon of FEES (NORAD 48082). Voltages and currents are raw ADC counts; the ADC is
  * calibrated against its 2.5 V reference reading (vacd2v5), see the mapping in src/formats/fees.ts.
- * The last two bytes are a checksum that is not published.
+ * The last two bytes (unknown14) are a CRC-16/CCITT-FALSE of the 45 before them, little-endian
+ * (checked in src/formats/fees.ts).
  */
 
 var Fees = (function() {

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import type { StationRow } from '../../db/schema';
 import { requireUser } from '../../http/auth';
 import { forbidden, notFound } from '../../http/errors';
-import { findOwnedStation } from '../stations-store';
+import { findStationRow } from '../../repositories/stations';
 
 type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -31,7 +31,7 @@ export function ownStationFirst(ctx: AppContext): Hook {
     const user = await requireUser(ctx, req);
     const id = rawField(req.params, 'id');
     if (id === undefined || !parseStationId(id)) return; // validation answers 400
-    const station = await findOwnedStation(ctx, id);
+    const station = await findStationRow(ctx.database.db, id);
     if (!station) throw notFound('Station not found');
     if (station.userId !== user.userId) throw forbidden();
   };
@@ -44,7 +44,7 @@ export async function ownedStation(
   id: string,
 ): Promise<StationRow> {
   const user = await requireUser(ctx, req);
-  const station = await findOwnedStation(ctx, id);
+  const station = await findStationRow(ctx.database.db, id);
   if (!station) throw notFound('Station not found');
   if (station.userId !== user.userId) throw forbidden();
   return station;

@@ -47,7 +47,7 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
       preValidation: ownUserFirst(ctx, 'query', 'userId'),
       schema: {
         tags: ['accounts'],
-        summary: 'The logged-in user’s e-mail preferences',
+        summary: 'The logged-in user’s e-mail preferences and offline alerts',
         headers: SessionHeadersSchema,
         querystring: UserIdQuerySchema,
         response: { 200: UserResponseSchema, ...authErrors },
@@ -72,7 +72,7 @@ export const profileRoutes: RouteModule = async (app, ctx) => {
       preValidation: ownUserFirst(ctx, 'params', 'userId'),
       schema: {
         tags: ['accounts'],
-        summary: 'Save e-mail preferences; a new address gets a validation link',
+        summary: 'Save e-mail preferences and offline alerts; a new address gets a validation link',
         headers: SessionHeadersSchema,
         params: UserIdParamsSchema,
         body: UserUpdateBodySchema,

@@ -14,18 +14,29 @@ import { healthRoutes } from '../../health/health-routes';
 import { sseRoutes } from '../../network/sse-route';
 import { passRoutes } from '../../passes/pass-routes';
 import { metricsRoutes } from '../../ops/metrics-route';
-import { catalogueRoutes } from '../../public-api/catalogue-routes';
-import { exportRoutes } from '../../public-api/export-routes';
-import { packetRoutes } from '../../public-api/packet-routes';
-import { stationRoutes as publicStationRoutes } from '../../public-api/station-routes';
+import { catalogueRoutes } from '../../public-api/catalogue/routes';
+import { exportRoutes } from '../../public-api/export/routes';
+import { leaderboardRoutes } from '../../public-api/leaderboards/routes';
+import { packetRoutes } from '../../public-api/packet/routes';
+import { packetListRoutes, stationPacketsRoutes } from '../../public-api/packets/routes';
+import { searchRoutes } from '../../public-api/search/routes';
+import { publicStationRoutes } from '../../public-api/station/routes';
+import { stationListRoutes } from '../../public-api/stations/routes';
+import { telemetryRoutes } from '../../telemetry/telemetry-routes';
 
 export const routeModules: RouteModule[] = [
   catalogueRoutes,
+  packetListRoutes,
   packetRoutes,
+  stationPacketsRoutes,
+  stationListRoutes,
   publicStationRoutes,
   healthRoutes,
   passRoutes,
+  telemetryRoutes,
   exportRoutes,
+  searchRoutes,
+  leaderboardRoutes,
   loginRoutes,
   profileRoutes,
   mqttPasswordRoutes,

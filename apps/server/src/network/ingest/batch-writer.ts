@@ -1,14 +1,38 @@
-// The single writer of the network part. Station lifecycle changes and receptions are queued and
-// written in one transaction every flush interval; events are published only after the commit, so
-// everything a client was told about is stored. The store may take the next batch while the previous
-// one commits (BatchStore.maxInFlight); batches commit and are announced in the order they were
-// sent. A failed batch, with every batch sent after it, goes back to the front of the queue in order
-// (order matters: a packet's first reception precedes the ones that join it).
+// The single writer of the network part. Station lifecycle changes and receptions are queued, and
+// every flush interval the queued operations are planned (plan-batch.ts: the rows to write and the
+// events to announce) and the plan written in one transaction; events are published only after
+// the commit, so everything a client was told about is stored. The store may take the next batch
+// while the previous one commits (BatchStore.maxInFlight); batches commit and are announced in the
+// order they were sent. A failed batch, with every batch sent after it, goes back to the front of
+// the queue in order (order matters: a packet's first reception precedes the ones that join it).
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events';
 import type { NetworkMetrics } from '../metrics';
 import type { BatchStore } from './batch-store';
-import type { BatchOutcome, WriteOp } from './write-batch';
+import { planBatch, type BatchPlan, type StoredPacket, type WriteOp } from './plan-batch';
+import type { BatchWritten } from './write-batch';
+
+/** What a committed batch stored and announces: its plan with what storage answered. */
+interface BatchOutcome {
+  newPackets: StoredPacket[];
+  /** receptions stored */
+  receptions: number;
+  /** receptions not stored because their station's copy already was (shared mode) */
+  duplicates: number;
+  changedStations: Set<string>;
+}
+
+function outcomeOf(plan: BatchPlan, written: BatchWritten): BatchOutcome {
+  const planned = plan.receptions.shared ? written.receptions : plan.receptions.planned;
+  if (!planned) throw new Error('a shared batch was written without its receptions planned');
+  return {
+    newPackets: planned.events.newPackets,
+    receptions: planned.stored,
+    duplicates: planned.duplicates,
+    // lifecycle first, in the order the batch changed them
+    changedStations: new Set([...written.lifecycleChanged, ...planned.events.changedStations]),
+  };
+}
 
 export interface BatchWriterOptions {
   /** how often queued writes are committed */
@@ -160,9 +184,15 @@ export class BatchWriter {
     const batch = this.queue.splice(0, this.options.maxBatch);
     const drops = this.metrics.takeUnsavedDrops();
     const sentAt = performance.now();
-    const write = this.store.write(batch, drops).then(
-      (outcome) => outcome,
-      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+    let written: Promise<BatchOutcome>;
+    try {
+      const plan = planBatch(batch, drops, this.store.shared);
+      written = this.store.write(plan).then((w) => outcomeOf(plan, w));
+    } catch (err) {
+      written = Promise.reject(err);
+    }
+    const write = written.catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
     );
     this.inFlight += 1;
     this.chain = this.chain.then(async () => {

@@ -20,6 +20,8 @@ export interface NetworkSatellite {
   configurations: ModemConf[];
   /** null when the catalogue has no (valid) TLE: balloons, future satellites */
   tle: Tle | null;
+  /** its CRC-passing frames are queued for SatNOGS DB (forwarding on, opted in, NORAD id known) */
+  forwardToSatnogs?: boolean;
 }
 
 /** A refresh forced by an unknown name happens at most this often. */
@@ -35,6 +37,8 @@ export class SatelliteCatalogue {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: Logger,
+    /** SATNOGS_DB_URL is set: opted-in satellites are forwarded */
+    private readonly satnogsForwarding = false,
   ) {}
 
   all(): NetworkSatellite[] {
@@ -131,6 +135,7 @@ export class SatelliteCatalogue {
       status: row.status,
       configurations,
       tle,
+      forwardToSatnogs: this.satnogsForwarding && row.satnogsForward === 1 && row.norad !== null,
     };
   }
 }

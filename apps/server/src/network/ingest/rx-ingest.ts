@@ -6,7 +6,7 @@
 import { hash as digestOf } from 'node:crypto';
 import { CRC_ERROR_MARKER, TEST_FRAME_PREFIX, type RxPayload } from '@tinygs/contracts';
 import type { NewPacket } from '../../db/schema';
-import { decodeFrame } from '@tinygs/decoders';
+import { decodeFrameChecked } from '@tinygs/decoders';
 import { newPacketId } from './packet-id';
 import type { DropReason, NetworkMetrics } from '../metrics';
 import type { BatchWriter } from './batch-writer';
@@ -15,7 +15,7 @@ import type { FrameMerge, MergeClaim, MergeEntry } from './merge-index';
 import { gpsFromParsed, packetOrbitFacts, receptionGeometry } from './orbit-facts';
 
 /** A station clock further off than this is not trusted for the orbit computations. */
-const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
+export const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
 
 const CRC_MARKER_BYTES = Buffer.from(CRC_ERROR_MARKER, 'latin1');
 const TEST_PREFIX_BYTES = Buffer.from(TEST_FRAME_PREFIX, 'latin1');
@@ -151,9 +151,13 @@ export class RxIngest {
    */
   private create(arrival: Arrival, plan: PacketPlan, claimedElsewhere = false): DropReason | null {
     const { station, sat, rx, bytes, crcError, hash } = arrival;
-    const parsed = crcError ? null : decodeFrame(sat.name, bytes);
-    const decoded = parsed !== null;
-    const facts = packetOrbitFacts(sat.tle, plan.at, sat.tle ? null : gpsFromParsed(parsed));
+    // A frame that fails its format's checks keeps only the envelope: nothing decoded from it is
+    // trusted (no GPS position, not a confirmed packet for its stations).
+    const checked = crcError ? null : decodeFrameChecked(sat.name, bytes);
+    const parsed = checked?.parsed ?? null;
+    const decoded = checked?.outcome === 'decoded';
+    const gps = sat.tle || !decoded ? null : gpsFromParsed(parsed);
+    const facts = packetOrbitFacts(sat.tle, plan.at, gps);
     const satPos = facts.satPos;
     const lora = rx.mode === 'LoRa' ? rx : null;
     const fsk = rx.mode === 'FSK' ? rx : null;
@@ -184,10 +188,13 @@ export class RxIngest {
       stationNumber: 0,
       txPowerMw: txPowerMwOf(parsed),
       historical: 0,
+      unverified: checked?.outcome === 'unverified' ? 1 : 0,
     };
     const refused = this.enqueue(arrival, plan.packetId, newPacket, satPos, decoded);
     if (refused) return refused;
     if (claimedElsewhere) this.metrics.mergeHits += 1;
+    else if (checked?.outcome === 'unverified')
+      this.metrics.countUnverified(sat.name, checked.failed);
     if (!crcError) {
       this.merge.add(hash, {
         packetId: plan.packetId,
@@ -220,6 +227,10 @@ export class RxIngest {
         crcError,
         decoded,
         ...(receipt === undefined ? {} : { receipt }),
+        // SatNOGS DB takes what the satellite sent: no CRC errors, no stations' test frames.
+        ...(sat.forwardToSatnogs && !crcError && !startsWith(arrival.bytes, TEST_PREFIX_BYTES)
+          ? { forwardToSatnogs: true }
+          : {}),
         reception: {
           packetId,
           stationId: station.id,

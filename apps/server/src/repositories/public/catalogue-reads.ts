@@ -32,7 +32,10 @@ export async function templatesOf(
   return Object.fromEntries(rows.map((r) => [r.name, r.webTemplate]));
 }
 
-/** The newest decoded telemetry of a satellite (packets index on satellite, server_time). */
+/**
+ * The newest decoded telemetry of a satellite (packets index on satellite, server_time); an
+ * unverified frame's envelope is not telemetry.
+ */
 export async function lastTelemetry(
   db: Kysely<Database>,
   satellite: string,
@@ -42,6 +45,7 @@ export async function lastTelemetry(
     .select('parsed')
     .where('satellite', '=', satellite)
     .where('parsed', 'is not', null)
+    .where('unverified', '=', 0)
     .orderBy('serverTime', 'desc')
     .limit(1)
     .executeTakeFirst();

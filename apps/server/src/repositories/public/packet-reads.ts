@@ -1,5 +1,7 @@
 // Read queries of packets and receptions for the public API. Every list is served by an index:
 // packets(satellite, server_time), receptions(station_id, server_time), packets(server_time).
+// On PostgreSQL both tables are month partitions (migration 0016): reads by packet id name the id
+// itself so that the planner reads one month.
 import { PACKET_MERGE_WINDOW_MS } from '@tinygs/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect';
@@ -84,12 +86,15 @@ export async function stationPackets(
       .where('stationId', '=', stationId);
     if (cursor) {
       const c: { serverTime: number; packetId: string } = cursor;
-      q = q.where((eb) =>
-        eb.or([
-          eb('serverTime', '<', c.serverTime),
-          eb.and([eb('serverTime', '=', c.serverTime), eb('packetId', '<', c.packetId)]),
-        ]),
-      );
+      // The bound alone first: the index range starts there instead of at the station's newest.
+      q = q
+        .where('serverTime', '<=', c.serverTime)
+        .where((eb) =>
+          eb.or([
+            eb('serverTime', '<', c.serverTime),
+            eb.and([eb('serverTime', '=', c.serverTime), eb('packetId', '<', c.packetId)]),
+          ]),
+        );
     } else if (before !== null) {
       q = q.where('serverTime', '<', before + PACKET_MERGE_WINDOW_MS);
     }
@@ -187,7 +192,9 @@ export const packetDetailQuery = (db: Kysely<Database>, id: string) =>
           ),
         )}) order by ${sql.ref('r.serverTime')}), '[]'::json)`.as('list'),
       )
-      .whereRef('r.packetId', '=', 'packets.id')
+      // The id itself, not a reference to packets.id: on month partitions (migration 0016) the
+      // planner then reads the receptions of one month only.
+      .where('r.packetId', '=', id)
       .as('receptions'),
   );
 
@@ -289,15 +296,18 @@ export async function exportPage(
   let q = exportQuery(db, filter);
   if (after) {
     const cursor = after;
-    q = q.where((eb) =>
-      eb.or([
-        eb('packets.serverTime', '>', cursor.serverTime),
-        eb.and([
-          eb('packets.serverTime', '=', cursor.serverTime),
-          eb('packets.id', '>', cursor.id),
+    // The bound alone first, so the index range starts at the cursor (the OR below is no range).
+    q = q
+      .where('packets.serverTime', '>=', cursor.serverTime)
+      .where((eb) =>
+        eb.or([
+          eb('packets.serverTime', '>', cursor.serverTime),
+          eb.and([
+            eb('packets.serverTime', '=', cursor.serverTime),
+            eb('packets.id', '>', cursor.id),
+          ]),
         ]),
-      ]),
-    );
+      );
   }
   return q.orderBy('packets.serverTime', 'asc').orderBy('packets.id', 'asc').limit(limit).execute();
 }

@@ -13,6 +13,7 @@ export const MAIN_LINKS: NavLinkItem[] = [
   { label: 'Home', to: '/' },
   { label: 'Stations', to: '/stations' },
   { label: 'Packets', to: '/packets' },
+  { label: 'Leaderboards', to: '/leaderboards' },
 ];
 
 export const NAV_GROUPS: NavGroup[] = [

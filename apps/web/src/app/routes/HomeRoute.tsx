@@ -1,10 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import Stack from '@mui/material/Stack';
 import { GetStarted, HomeIntro, useCarouselPhotos } from '../../features/home';
 import { LoginLinkView } from '../../features/auth';
 import { StatisticsCards, useNetworkStatistics } from '../../features/statistics';
-import { MapPlaceholder, WorldMap } from '../../features/map';
+import { MapPlaceholder, preloadWorldMap, WorldMap } from '../../features/map';
 import { useStoredUserId } from '../../lib/session';
 import { useDeferredUntil } from '../../lib/useDeferredUntil';
 
@@ -24,6 +24,12 @@ function HomeContent() {
   const statistics = useNetworkStatistics();
   const heavyPartsMayLoad = useDeferredUntil(!statistics.isPending);
   const photos = useCarouselPhotos(heavyPartsMayLoad);
+  // The map's code starts downloading as soon as the cards show, not after the idle moment that
+  // releases its render; its data was asked for at start-up (boot.ts).
+  const cardsShown = !statistics.isPending;
+  useEffect(() => {
+    if (cardsShown) preloadWorldMap();
+  }, [cardsShown]);
   return (
     <Stack spacing={3}>
       {!photos.isError && photos.data && photos.data.length > 0 ? (

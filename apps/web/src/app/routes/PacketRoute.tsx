@@ -49,6 +49,7 @@ export default function PacketRoute({ inactive }: { inactive: boolean }) {
           parsed={packet.parsed}
           raw={packet.raw}
           packet={packet}
+          unverified={packet.unverified === true}
         />
       </Section>
       <Section id="packet-raw" title="Raw data">

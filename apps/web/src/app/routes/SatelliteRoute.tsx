@@ -18,6 +18,7 @@ import {
 } from '../../features/packets';
 import { SatellitePasses } from '../../features/passes';
 import { TelemetryView } from '../../features/telemetry';
+import { TelemetrySeries } from '../../features/telemetry-series';
 import { PageLoading } from '../../components/PageLoading';
 import { Section } from '../../components/Section';
 
@@ -74,6 +75,9 @@ export default function SatelliteRoute({ inactive }: { inactive: boolean }) {
         ) : (
           <Typography>No telemetry received yet.</Typography>
         )}
+      </Section>
+      <Section id="satellite-telemetry-series" title="Telemetry over time">
+        <TelemetrySeries satellite={satellite.name} />
       </Section>
       {satellite.tle && !inactive ? (
         <Section id="satellite-passes" title="Next passes">

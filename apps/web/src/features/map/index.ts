@@ -7,7 +7,9 @@ export {
   LocationPicker,
   StationsMap,
   MapPlaceholder,
+  preloadWorldMap,
 } from './lazy';
+export { prefetchWorldData } from './world/worldRequests';
 export type {
   LatLng,
   WorldMapProps,

@@ -25,7 +25,18 @@ function deferred<P extends object>(load: () => Promise<{ default: ComponentType
   };
 }
 
-export const WorldMap = deferred<WorldMapProps>(() => import('./WorldMap'));
+let worldMapModule: Promise<{ default: ComponentType<WorldMapProps> }> | null = null;
+const loadWorldMap = () => (worldMapModule ??= import('./WorldMap'));
+
+/** Starts downloading the world map's code (Leaflet, outline, layers) without rendering it. */
+export function preloadWorldMap(): void {
+  void loadWorldMap().catch(() => {
+    // Failed: the map's own render tries again and shows the error there.
+    worldMapModule = null;
+  });
+}
+
+export const WorldMap = deferred<WorldMapProps>(loadWorldMap);
 export const PacketMap = deferred<PacketMapProps>(() => import('./PacketMap'));
 export const StationPacketsMap = deferred<StationPacketsMapProps>(
   () => import('./StationPacketsMap'),

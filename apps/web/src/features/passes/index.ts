@@ -1,3 +1,3 @@
-export { PassTable } from './PassTable';
-export { StationPasses, STATION_PASSES_TEXTS } from './StationPasses';
-export { SatellitePasses, SATELLITE_PASSES_TEXTS } from './SatellitePasses';
+export { PassTable } from './components/PassTable';
+export { StationPasses, STATION_PASSES_TEXTS } from './components/StationPasses';
+export { SatellitePasses, SATELLITE_PASSES_TEXTS } from './components/SatellitePasses';

@@ -4,8 +4,8 @@ import { STORAGE_KEYS, type Pass } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
-import { SATELLITE_PASSES_TEXTS, SatellitePasses } from './SatellitePasses';
-import { STATION_PASSES_TEXTS, StationPasses } from './StationPasses';
+import { SATELLITE_PASSES_TEXTS, SatellitePasses } from './components/SatellitePasses';
+import { STATION_PASSES_TEXTS, StationPasses } from './components/StationPasses';
 
 vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 5_000 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
 import StationPage from './StationPage';
-import { ownerStation, packet, publicStation } from './stationFixtures';
+import { ownerStation, packet, publicStation } from '../../../test/fixtures/stations';
 
 const page = (n: number) =>
   Array.from({ length: PACKETS_PAGE_SIZE }, (_, i) => packet(n * PACKETS_PAGE_SIZE + i));

@@ -1,11 +1,12 @@
 import { act, screen, waitFor, within, configure } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { QueryClient } from '@tanstack/react-query';
 import { STORAGE_KEYS, type Picture } from '@tinygs/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
-import { renderWithApp } from '../../../test/render';
+import { renderWithApp, testQueryClient } from '../../../test/render';
 import StationPage from './StationPage';
-import { ownerStation, packet, publicStation } from './stationFixtures';
+import { ownerStation, packet, publicStation } from '../../../test/fixtures/stations';
 
 function login(userId = '42') {
   localStorage.setItem(STORAGE_KEYS.userId, userId);
@@ -22,8 +23,12 @@ function stationRoutes(id: string, station: object, extra: Record<string, Reply>
   };
 }
 
-function renderStation(id: string) {
-  return renderWithApp(<StationPage />, { route: `/station/${id}`, path: '/station/:stationId' });
+function renderStation(id: string, client?: QueryClient) {
+  return renderWithApp(<StationPage />, {
+    route: `/station/${id}`,
+    path: '/station/:stationId',
+    client,
+  });
 }
 
 const infoValue = (label: string) => {
@@ -105,10 +110,12 @@ describe('Station page for visitors', () => {
 describe('Station loading', () => {
   it('reuses a station already fetched in this session without a new call', async () => {
     const calls = mockFetch(stationRoutes('Cache@42', publicStation({ name: 'Cache' })));
-    const first = renderStation('Cache@42');
+    // One session: one query client for both visits.
+    const client = testQueryClient();
+    const first = renderStation('Cache@42', client);
     await screen.findByRole('link', { name: 'Cache@42' });
     first.unmount();
-    renderStation('Cache@42');
+    renderStation('Cache@42', client);
     expect(screen.getByRole('link', { name: 'Cache@42' })).toBeInTheDocument();
     expect(calls.filter((c) => c.url === '/v1/station/Cache@42')).toHaveLength(1);
   });
@@ -181,6 +188,38 @@ describe('Station loading', () => {
       'Request cancelled',
     );
     expect(fetchMock.mock.calls.filter(([url]) => url === '/v1/station/Stuck@42')).toHaveLength(1);
+  });
+  it('loads again with Try again after a cancel', async () => {
+    let calls = 0;
+    let finish: (res: Response) => void = () => undefined;
+    const fetchMock = vi.fn((url: string, init?: RequestInit) => {
+      if (url !== '/v1/station/Again@42')
+        return Promise.resolve(
+          new Response('[]', { headers: { 'content-type': 'application/json' } }),
+        );
+      calls += 1;
+      if (calls > 1) return new Promise<Response>((resolve) => (finish = resolve));
+      return new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const user = userEvent.setup();
+    renderStation('Again@42');
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Try again' }));
+    // Loading again, not still cancelled.
+    expect(await screen.findByText('Loading Again@42...')).toBeInTheDocument();
+    expect(screen.queryByText(/Request cancelled/)).toBeNull();
+    act(() =>
+      finish(
+        new Response(JSON.stringify(publicStation({ name: 'Again' })), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      ),
+    );
+    expect(await screen.findByRole('link', { name: 'Again@42' })).toBeInTheDocument();
+    expect(calls).toBe(2);
   });
 });
 

@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useSession, useStoredUserId } from '../../lib/session';
@@ -15,8 +16,8 @@ import { forgetStation, STATION_LOAD_TEXTS, useStation } from './api/stationLoad
 import { OwnerActions } from './components/OwnerActions';
 import { StationDetails } from './components/StationDetails';
 import { StationPictures } from './components/StationPictures';
-import { EditStation } from './edit/EditStation';
-import { OperateDialog } from './operate/OperateDialog';
+import { EditStation } from './components/edit/EditStation';
+import { OperateDialog } from './components/operate/OperateDialog';
 import { ArrowBackIcon } from '../../components/icons/uiIcons';
 
 export default function StationPage() {
@@ -27,6 +28,7 @@ export default function StationPage() {
   const storedUserId = useStoredUserId();
   const navigate = useNavigate();
   const loader = useStation(stationId, session);
+  const queryClient = useQueryClient();
   const [view, setView] = useState<'page' | 'edit'>('page');
   const [operating, setOperating] = useState(false);
 
@@ -87,7 +89,7 @@ export default function StationPage() {
   const remove = async () => {
     try {
       await deleteStation(station.id, session);
-      forgetStation(station.id);
+      forgetStation(queryClient, station.id);
       void navigate(`/user/${encodeURIComponent(station.userId)}`);
     } catch (error) {
       console.warn('Deleting the station failed', error);

@@ -10,9 +10,9 @@ import {
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { StationsMap } from '../map';
-import { StationCard } from './StationCard';
-import { StationsList } from './StationsList';
-import { useStations } from './useStations';
+import { StationCard } from './components/StationCard';
+import { StationsList } from './components/StationsList';
+import { useStations } from './api/stationList';
 
 type View = 'map' | 'list';
 

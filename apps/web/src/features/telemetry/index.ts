@@ -1,2 +1,2 @@
-export { TelemetryView, UNRECOGNIZED_PACKET } from './components/TelemetryView';
+export { TelemetryView, UNRECOGNIZED_PACKET, UNVERIFIED_PACKET } from './components/TelemetryView';
 export { renderTemplate } from './lib/renderTemplate';

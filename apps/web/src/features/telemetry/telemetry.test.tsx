@@ -6,6 +6,7 @@ import {
   TEMPLATE_ERROR_TEXT,
   TelemetryView,
   UNRECOGNIZED_PACKET,
+  UNVERIFIED_PACKET,
 } from './components/TelemetryView';
 
 const parsed = {
@@ -77,6 +78,23 @@ describe('TelemetryView', () => {
     expect(UNRECOGNIZED_PACKET).toBe(
       'Unrecognized packet. This packet does not match the known structure of this satellite. It might be an unknown packet or just terrestrial noise.',
     );
+  });
+
+  it('says so for an unverified frame instead of rendering its envelope', () => {
+    const envelope = {
+      payload: { tinygsSatellite: 'Norbi', tinygsTxPower: 2000 },
+      tinygsSatellite: 'Norbi',
+      telemetry: false,
+    };
+    render(
+      <TelemetryView
+        template="<h4>Power {{ p.tinygsTxPower }}</h4>"
+        parsed={envelope}
+        unverified
+      />,
+    );
+    expect(screen.getByText(UNVERIFIED_PACKET)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: /Power/ })).toBeNull();
   });
 
   it('falls back to the raw hex when the template breaks', () => {

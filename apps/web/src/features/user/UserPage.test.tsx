@@ -4,9 +4,9 @@ import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
 import { renderWithApp } from '../../../test/render';
-import { ownerStation, publicStation } from '../station/stationFixtures';
-import { CredentialsDialog } from './CredentialsDialog';
-import { LOGOUT_EVERYWHERE_TEXTS } from './LogoutEverywhere';
+import { ownerStation, publicStation } from '../../../test/fixtures/stations';
+import { CredentialsDialog } from './components/CredentialsDialog';
+import { LOGOUT_EVERYWHERE_TEXTS } from './components/LogoutEverywhere';
 import UserPage from './UserPage';
 
 const USER = {

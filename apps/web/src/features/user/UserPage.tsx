@@ -1,13 +1,7 @@
 // User Console (SPEC.md sections 2, 6 and 8): a spinner until the user loads (it stays when the
 // load fails), the e-mail, credentials and new-station dialogs, and the user's station cards.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  StationsResponseSchema,
-  UserResponseSchema,
-  formatStationId,
-  type StationListItem,
-  type User,
-} from '@tinygs/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatStationId, type StationListItem, type User } from '@tinygs/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
@@ -16,14 +10,14 @@ import Typography from '@mui/material/Typography';
 import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
 import { PageLoading } from '../../components/PageLoading';
-import { api } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { StationCard, useOwnStationIps } from '../stations';
-import { ApiTokensDialog } from './ApiTokensDialog';
-import { CredentialsDialog } from './CredentialsDialog';
-import { EmailDialog, pendingEmailText } from './EmailDialog';
-import { LogoutEverywhere } from './LogoutEverywhere';
-import { NewStationDialog } from './newStation/NewStationDialog';
+import { StationCard, useOwnStationIps, useUserStations, userStationsQueryKey } from '../stations';
+import { useUser, userQueryKey } from './api/userQueries';
+import { ApiTokensDialog } from './components/ApiTokensDialog';
+import { CredentialsDialog } from './components/CredentialsDialog';
+import { EmailDialog, pendingEmailText } from './components/EmailDialog';
+import { LogoutEverywhere } from './components/LogoutEverywhere';
+import { NewStationDialog } from './components/NewStationDialog';
 
 export const VALIDATE_EMAIL_WARNING = 'Please check your mailbox and validate the email.';
 
@@ -37,26 +31,11 @@ export default function UserPage() {
   const session = useSession();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<OpenDialog>(null);
-  const userKey = ['user', userId, session?.sessionToken];
-  const user = useQuery({
-    queryKey: userKey,
-    queryFn: ({ signal }) =>
-      api(`/v1/user?userId=${encodeURIComponent(userId)}`, UserResponseSchema, {
-        auth: session,
-        signal,
-      }),
-    enabled: session !== null,
-    retry: false,
-  });
-  const stationsKey = ['stations', 'user', userId];
-  const stations = useQuery({
-    queryKey: stationsKey,
-    queryFn: ({ signal }) =>
-      api(`/v1/stations?userId=${encodeURIComponent(userId)}`, StationsResponseSchema, { signal }),
-  });
+  const user = useUser(userId, session);
+  const stations = useUserStations(userId);
   const ownIps = useOwnStationIps(stations.data ?? NO_STATIONS);
   const onCreated = useCallback(
-    () => void queryClient.invalidateQueries({ queryKey: ['stations', 'user', userId] }),
+    () => void queryClient.invalidateQueries({ queryKey: userStationsQueryKey(userId) }),
     [queryClient, userId],
   );
   const close = () => setDialog(null);
@@ -103,7 +82,9 @@ export default function UserPage() {
             user={user.data}
             userId={userId}
             session={session}
-            onSaved={(saved: User) => queryClient.setQueryData(userKey, saved)}
+            onSaved={(saved: User) =>
+              queryClient.setQueryData(userQueryKey(userId, session), saved)
+            }
           />
           <NewStationDialog
             open={dialog === 'station'}

@@ -1,22 +1,21 @@
-// Natural Earth countries (1:110m) bundled with the app, so the map stays readable without tiles.
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import countries110m from 'world-atlas/countries-110m.json';
-import { planarPolygons } from '@tinygs/orbit';
+// Natural Earth countries (1:110m, from world-atlas) bundled with the app, so the map stays readable
+// without tiles. Shipped as the compact delta text of worldOutlineData.ts (18 KB gzip instead of the
+// TopoJSON's 38 KB, and no TopoJSON decoding on the main thread); worldOutline.test.ts checks that
+// it is what the source data gives.
+import { decodeOutline } from './worldOutlineEncoding';
+import { WORLD_OUTLINE_110M } from './worldOutlineData';
 
 let cached: GeoJSON.Feature<GeoJSON.MultiPolygon> | null = null;
 
 /** All countries as one flat MultiPolygon in [lng, lat] that Leaflet can draw without stripes. */
 export function worldOutline(): GeoJSON.Feature<GeoJSON.MultiPolygon> {
-  if (!cached) {
-    const topology = countries110m as unknown as Topology<{ countries: GeometryCollection }>;
-    const countries = feature(topology, topology.objects.countries);
-    const rings = countries.features.flatMap((f) => planarPolygons(f.geometry));
-    cached = {
-      type: 'Feature',
-      properties: {},
-      geometry: { type: 'MultiPolygon', coordinates: rings.map((ring) => [ring]) },
-    };
-  }
+  cached ??= {
+    type: 'Feature',
+    properties: {},
+    geometry: {
+      type: 'MultiPolygon',
+      coordinates: decodeOutline(WORLD_OUTLINE_110M).map((ring) => [ring]),
+    },
+  };
   return cached;
 }

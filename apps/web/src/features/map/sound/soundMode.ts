@@ -27,3 +27,11 @@ export function saveSoundMode(mode: SoundMode): void {
     // Quota or privacy mode: the choice then lasts for this page only.
   }
 }
+
+export const SOUND_MODE_LABELS: Record<SoundMode, string> = {
+  off: 'Off',
+  beep: 'Beep',
+  geiger: 'Geiger',
+  radar: 'Radar',
+  sonar: 'Sonar',
+};

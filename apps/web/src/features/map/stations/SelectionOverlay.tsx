@@ -1,15 +1,10 @@
 // What a selected station shows on the stations map: distance rings, its radiation diagram and
 // the heat map of its recent receptions (both from GET /v1/station/{id}/statistics).
-import {
-  HEATMAP_CIRCLE_KM,
-  StationStatisticsSchema,
-  formatStationId,
-  type StationListItem,
-} from '@tinygs/contracts';
+import { HEATMAP_CIRCLE_KM, formatStationId, type StationListItem } from '@tinygs/contracts';
 import * as L from 'leaflet';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useMap } from 'react-leaflet';
-import { api } from '../../../lib/api';
+import { useStationStatistics } from '../../station';
 import { paneRenderer } from '../base/BaseMap';
 import { PANES } from '../base/panes';
 import { ringOutlines } from '../geo';
@@ -27,20 +22,10 @@ export interface SelectionLayers {
   heatmap: boolean;
 }
 
+// A failed load is logged by the query cache and draws nothing.
 function useStatisticsPositions(stationId: string): LatLng[] | null {
-  const [state, setState] = useState<{ id: string; positions: LatLng[] } | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    api(`/v1/station/${stationId}/statistics`, StationStatisticsSchema, {
-      signal: controller.signal,
-    })
-      .then((stats) => setState({ id: stationId, positions: statisticsPositions(stats) }))
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) console.error('Loading station statistics failed', err);
-      });
-    return () => controller.abort();
-  }, [stationId]);
-  return state?.id === stationId ? state.positions : null;
+  const { data } = useStationStatistics(stationId);
+  return useMemo(() => (data ? statisticsPositions(data) : null), [data]);
 }
 
 export function SelectionOverlay({

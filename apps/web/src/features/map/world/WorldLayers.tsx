@@ -63,6 +63,12 @@ export function WorldLayers({
       covered: (point) => satellites.covers(point),
     });
     stations.update(data.stations);
+    // The canvas draws the markers in the next animation frame (Leaflet asked for it first): the
+    // frame after says how many are on screen, for tests and the first-visit benchmark.
+    const container = map.getContainer();
+    const drawn = requestAnimationFrame(() => {
+      container.dataset.stationsDrawn = String(data.stations.length);
+    });
     const overlay = new FocusOverlay(map);
     const engine = createMapEngine();
     engine.load(data.tles);
@@ -107,6 +113,8 @@ export function WorldLayers({
     });
 
     return () => {
+      cancelAnimationFrame(drawn);
+      delete container.dataset.stationsDrawn;
       clearInterval(interval);
       tickNow.current = () => undefined;
       engineRef.current = null;

@@ -1,12 +1,14 @@
+import { useQueries } from '@tanstack/react-query';
 import {
-  StationListItemSchema,
   WorldmapSatelliteSchema,
   type StationListItem,
   type WorldmapSatellite,
 } from '@tinygs/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, apiText } from '../../../lib/api';
+import { readStationList, stationListQuery } from '../../stations';
 import { parseTleText, tleRecordsFor, type TleRecord } from './tleText';
+import { takeEarlyAnswer } from './worldRequests';
 
 export interface WorldData {
   satellites: WorldmapSatellite[];
@@ -14,8 +16,6 @@ export interface WorldData {
   tles: (TleRecord | null)[];
   stations: StationListItem[];
 }
-
-const EMPTY: WorldData = { satellites: [], tles: [], stations: [] };
 
 // SPEC.md section 8: map load failures are logged and the map stays empty.
 function logged<T>(what: string, fallback: T) {
@@ -27,26 +27,55 @@ function logged<T>(what: string, fallback: T) {
   };
 }
 
+/** Logs a failed read and passes the failure on to the query. */
+function loggedRead<T>(what: string, read: () => Promise<T>): Promise<T> {
+  return read().catch((err: unknown) => {
+    logged(what, undefined)(err);
+    throw err;
+  });
+}
+
+/** The map's satellites, their element sets and the stations; null until all three answered. */
 export function useWorldData(): WorldData | null {
-  const [data, setData] = useState<WorldData | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    void Promise.all([
-      api('/v1/satellitesWorldmap', WorldmapSatelliteSchema.array(), { signal }).catch(
-        logged('map satellites', EMPTY.satellites),
-      ),
-      apiText('/v1/tles.txt', { signal }).catch(logged('TLEs', '')),
-      api('/v1/stations', StationListItemSchema.array(), { signal }).catch(
-        logged('stations', EMPTY.stations),
-      ),
-    ]).then(([satellites, tleText, stations]) => {
-      if (signal.aborted) return;
-      setData({ satellites, tles: tleRecordsFor(satellites, parseTleText(tleText)), stations });
-    });
-    return () => controller.abort();
-  }, []);
-  return data;
+  const [satellites, tleText, stations] = useQueries({
+    queries: [
+      {
+        queryKey: ['satellitesWorldmap'],
+        // The first map of a visit takes the answer asked for at start-up (worldRequests.ts).
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          loggedRead('map satellites', () => {
+            const early = takeEarlyAnswer('satellites');
+            return early
+              ? early.then((body) => WorldmapSatelliteSchema.array().parse(body))
+              : api('/v1/satellitesWorldmap', WorldmapSatelliteSchema.array(), { signal });
+          }),
+        retry: false,
+      },
+      {
+        queryKey: ['tles.txt'],
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          loggedRead('TLEs', () => takeEarlyAnswer('tles') ?? apiText('/v1/tles.txt', { signal })),
+        retry: false,
+      },
+      {
+        queryKey: stationListQuery.queryKey,
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          readStationList(signal, takeEarlyAnswer('stations') ?? undefined),
+        retry: false,
+      },
+    ],
+  });
+  // A map is drawn once from answers of this visit: nothing while one of them is still on its way.
+  const settled = [satellites, tleText, stations].every((q) => !q.isPending && !q.isFetching);
+  return useMemo(() => {
+    if (!settled) return null;
+    const sats = satellites.data ?? [];
+    return {
+      satellites: sats,
+      tles: tleRecordsFor(sats, parseTleText(tleText.data ?? '')),
+      stations: stations.data ?? [],
+    };
+  }, [settled, satellites.data, tleText.data, stations.data]);
 }
 
 /** How often an open map asks for element sets again (the server refreshes them every few hours). */

@@ -10,11 +10,8 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import {
-  SATELLITE_TABLE_PAGE_OPTIONS,
-  SATELLITE_TABLE_PAGE_SIZE,
-  type Satellite,
-} from '@tinygs/contracts';
+import type { Satellite } from '@tinygs/contracts';
+import { SATELLITE_TABLE_PAGE_OPTIONS, SATELLITE_TABLE_PAGE_SIZE } from '../../../config/screen';
 import { pageOf, sortSatellites, type SortDirection, type SortKey } from '../lib/sorting';
 import { configurationLabels } from '../lib/filters';
 import { formatCount, formatDateTime } from '../../../lib/format';

@@ -1,7 +1,9 @@
 // Station loading (SPEC.md sections 4, 7 and 8): idle -> loading -> loaded | failed, up to 3
-// attempts, and a per-session cache keyed by station id so a station seen before opens at once.
+// attempts, and kept for the whole session in the query cache, keyed by station id and viewer, so
+// a station seen before opens at once.
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { STATION_FETCH_ATTEMPTS, StationResponseSchema, type StationFull } from '@tinygs/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { api } from '../../../lib/api';
 import type { Session } from '../../../lib/session';
 
@@ -19,28 +21,20 @@ export interface StationLoadState {
   error: string | null;
 }
 
-// Owner fields depend on who asks, so an entry remembers the viewer it was fetched for.
-const cache = new Map<string, { viewer: string | null; station: StationFull }>();
-
-export function cachedStation(stationId: string, viewer: string | null): StationFull | null {
-  const entry = cache.get(stationId);
-  return entry && entry.viewer === viewer ? entry.station : null;
-}
-
-export function rememberStation(station: StationFull, viewer: string | null): void {
-  cache.set(station.id, { viewer, station });
-}
-
-export function forgetStation(stationId: string): void {
-  cache.delete(stationId);
-}
-
 export function stationApiPath(stationId: string): string {
   // '@' is a legal path character; keeping it makes the URL read like the station id.
   return `/v1/station/${encodeURIComponent(stationId).replace('%40', '@')}`;
 }
 
-class CancelledError extends Error {}
+/** Owner fields depend on who asks, so the key carries the viewer the station was fetched for. */
+export function stationQueryKey(stationId: string, viewer: string | null) {
+  return ['station', stationId, 'viewer', viewer] as const;
+}
+
+/** Drops every cached copy of a station (after it was deleted), whoever viewed it. */
+export function forgetStation(client: QueryClient, stationId: string): void {
+  client.removeQueries({ queryKey: ['station', stationId, 'viewer'] });
+}
 
 // DOMException is not an Error subclass everywhere, so errors are read by their fields.
 function errorField(error: unknown, field: 'name' | 'message'): string {
@@ -49,43 +43,18 @@ function errorField(error: unknown, field: 'name' | 'message'): string {
   return typeof value === 'string' ? value : '';
 }
 
-function isAbort(error: unknown): boolean {
-  return errorField(error, 'name') === 'AbortError';
-}
+const isTimeout = (error: unknown) => errorField(error, 'name') === 'TimeoutError';
 
+/** The text of a failed attempt while another one follows. */
 function attemptErrorText(error: unknown): string {
-  if (errorField(error, 'name') === 'TimeoutError') return STATION_LOAD_TEXTS.timeout;
+  if (isTimeout(error)) return STATION_LOAD_TEXTS.timeout;
   return errorField(error, 'message') || STATION_LOAD_TEXTS.failed;
 }
 
-/** GET /v1/station/{id} with up to STATION_FETCH_ATTEMPTS tries; a cancel ends at once. */
-export async function fetchStation(
-  stationId: string,
-  session: Session | null,
-  signal: AbortSignal,
-  onAttemptFailed: (text: string) => void,
-): Promise<StationFull> {
-  let lastText: string = STATION_LOAD_TEXTS.failed;
-  for (let attempt = 1; attempt <= STATION_FETCH_ATTEMPTS; attempt += 1) {
-    try {
-      return await api(stationApiPath(stationId), StationResponseSchema, {
-        auth: session,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted || isAbort(error)) throw new CancelledError(STATION_LOAD_TEXTS.cancelled);
-      console.warn(`Station load attempt ${attempt} failed`, error);
-      lastText = attemptErrorText(error);
-      if (attempt < STATION_FETCH_ATTEMPTS) onAttemptFailed(lastText);
-      // After the last attempt nothing is tried again: a time-out must not say so.
-      else if (lastText === STATION_LOAD_TEXTS.timeout) lastText = STATION_LOAD_TEXTS.failed;
-    }
-  }
-  throw new Error(lastText);
-}
-
-interface KeyedState extends StationLoadState {
-  key: string;
+/** The text once the attempts are used up: a time-out must not promise another try. */
+function finalErrorText(error: unknown): string {
+  if (isTimeout(error)) return STATION_LOAD_TEXTS.failed;
+  return errorField(error, 'message') || STATION_LOAD_TEXTS.failed;
 }
 
 export interface StationLoader extends StationLoadState {
@@ -96,66 +65,60 @@ export interface StationLoader extends StationLoadState {
   update(station: StationFull): void;
 }
 
+/** GET /v1/station/{id}: up to STATION_FETCH_ATTEMPTS tries, back to back; a cancel ends at once. */
 export function useStation(stationId: string, session: Session | null): StationLoader {
+  const client = useQueryClient();
   const viewer = session?.userId ?? null;
-  const [generation, setGeneration] = useState(0);
-  const key = `${stationId}|${viewer ?? ''}|${generation}`;
-  const [state, setState] = useState<KeyedState>({
-    key: '',
-    status: 'idle',
-    station: null,
-    error: null,
-  });
-  const controller = useRef<AbortController | null>(null);
-  const sessionRef = useRef(session);
-  useEffect(() => {
-    sessionRef.current = session;
-  }, [session]);
-
-  useEffect(() => {
-    if (!stationId || cachedStation(stationId, viewer)) return;
-    const own = new AbortController();
-    controller.current = own;
-    fetchStation(stationId, sessionRef.current, own.signal, (text) =>
-      setState({ key, status: 'loading', station: null, error: text }),
-    ).then(
-      (station) => {
-        rememberStation(station, viewer);
-        setState({ key, status: 'loaded', station, error: null });
-      },
-      (error: unknown) => {
-        // A request stopped because the page went away (or changed station) reports nothing.
-        if (error instanceof CancelledError && controller.current !== own) return;
-        const text = error instanceof Error ? error.message : STATION_LOAD_TEXTS.failed;
-        setState({ key, status: 'failed', station: null, error: text });
-      },
-    );
-    return () => {
-      if (controller.current === own) controller.current = null;
-      own.abort();
-    };
-  }, [key, stationId, viewer]);
-
-  const cancel = useCallback(() => controller.current?.abort(), []);
-  const reload = useCallback(() => {
-    forgetStation(stationId);
-    setGeneration((g) => g + 1);
-  }, [stationId]);
-  const update = useCallback(
-    (station: StationFull) => {
-      rememberStation(station, viewer);
-      setState({ key, status: 'loaded', station, error: null });
+  const queryKey = useMemo(() => stationQueryKey(stationId, viewer), [stationId, viewer]);
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      try {
+        return await api(stationApiPath(stationId), StationResponseSchema, {
+          auth: session,
+          signal,
+        });
+      } catch (error) {
+        if (!signal.aborted) console.warn('Station load attempt failed', error);
+        throw error;
+      }
     },
-    [key, viewer],
+    enabled: stationId !== '',
+    // Cancelled requests are never retried by the query client; everything else is.
+    retry: STATION_FETCH_ATTEMPTS - 1,
+    retryDelay: 0,
+    // Seen once, kept for the session: only Try again or a deletion asks the server again.
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+  // The key the user cancelled; another station (or viewer) starts clean.
+  const [cancelledKey, setCancelledKey] = useState<typeof queryKey | null>(null);
+
+  const cancel = useCallback(() => {
+    setCancelledKey(queryKey);
+    void client.cancelQueries({ queryKey, exact: true });
+  }, [client, queryKey]);
+  const reload = useCallback(() => {
+    setCancelledKey(null);
+    void client.resetQueries({ queryKey, exact: true });
+  }, [client, queryKey]);
+  const update = useCallback(
+    (station: StationFull) => client.setQueryData(queryKey, station),
+    [client, queryKey],
   );
 
   let view: StationLoadState;
-  if (state.key === key) view = state;
-  else {
-    const cached = stationId ? cachedStation(stationId, viewer) : null;
-    view = cached
-      ? { status: 'loaded', station: cached, error: null }
-      : { status: stationId ? 'loading' : 'idle', station: null, error: null };
-  }
+  if (query.data) view = { status: 'loaded', station: query.data, error: null };
+  else if (!stationId) view = { status: 'idle', station: null, error: null };
+  else if (cancelledKey === queryKey)
+    view = { status: 'failed', station: null, error: STATION_LOAD_TEXTS.cancelled };
+  else if (query.isError)
+    view = { status: 'failed', station: null, error: finalErrorText(query.error) };
+  else
+    view = {
+      status: 'loading',
+      station: null,
+      error: query.failureReason ? attemptErrorText(query.failureReason) : null,
+    };
   return { ...view, cancel, reload, update };
 }

@@ -11,7 +11,7 @@ import { StationPacketsMap } from '../../map';
 import { StationPasses } from '../../passes';
 import { stationApiPath } from '../api/stationLoader';
 import { useStationPackets } from '../api/stationPackets';
-import { StationHealth } from '../health/StationHealth';
+import { StationHealth } from './health/StationHealth';
 import { CAN_DRAW_CANVAS } from '../lib/canDraw';
 import { InfoPanel } from './InfoPanel';
 import { PacketRows } from './PacketRows';

@@ -1,25 +1,18 @@
 // The 30-day packet statistics of a station as a stacked bar chart (SPEC.md sections 2 and 9).
-import { useQuery } from '@tanstack/react-query';
-import { StationStatisticsResponseSchema } from '@tinygs/contracts';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useMemo } from 'react';
 import { Section } from '../../../components/Section';
-import { api } from '../../../lib/api';
-import { stationApiPath } from '../api/stationLoader';
+import { useStationStatistics } from '../api/stationReads';
 import { CAN_DRAW_CANVAS } from '../lib/canDraw';
-import { stackedDays } from './statsData';
+import { stackedDays } from '../lib/statsData';
 
 const StatsChartCanvas = lazy(() => import('./StatsChartCanvas'));
 
 export const STATS_ERROR_TEXT = 'Error loading statistics';
 
 export function StationStats({ stationId, satellite }: { stationId: string; satellite: string }) {
-  const stats = useQuery({
-    queryKey: ['station-statistics', stationId],
-    queryFn: ({ signal }) =>
-      api(`${stationApiPath(stationId)}/statistics`, StationStatisticsResponseSchema, { signal }),
-  });
+  const stats = useStationStatistics(stationId);
   const data = useMemo(
     () => (stats.data ? stackedDays(stats.data, satellite) : null),
     [stats.data, satellite],

@@ -13,6 +13,8 @@ import { HexView } from '../../../components/HexView';
 export const UNRECOGNIZED_PACKET =
   'Unrecognized packet. This packet does not match the known structure of this satellite. It might be an unknown packet or just terrestrial noise.';
 export const TEMPLATE_ERROR_TEXT = 'The telemetry template of this satellite could not be shown.';
+export const UNVERIFIED_PACKET =
+  'Unverified packet. This frame failed the checks of its satellite’s format (checksum, length or plausible values), so nothing decoded from it is shown.';
 
 interface TelemetryViewProps {
   /** Liquid template of the satellite; null or empty shows a plain field table */
@@ -22,6 +24,8 @@ interface TelemetryViewProps {
   raw?: string;
   /** exposed to the template as `packet` */
   packet?: unknown;
+  /** the frame failed its format's checks: `parsed` is only the satellite/tx-power envelope */
+  unverified?: boolean;
 }
 
 function displayValue(value: unknown): string {
@@ -48,16 +52,17 @@ function FieldTable({ fields }: { fields: Record<string, unknown> }) {
 }
 
 /** Decoded telemetry through the satellite's template; never a blank area. */
-export function TelemetryView({ template, parsed, raw, packet }: TelemetryViewProps) {
+export function TelemetryView({ template, parsed, raw, packet, unverified }: TelemetryViewProps) {
   const result = useMemo(() => {
-    if (!parsed || !template) return null;
+    if (!parsed || !template || unverified) return null;
     return renderTemplate(template, {
       packet: packet ?? { parsed },
       h: parsed.header ?? {},
       p: parsed.payload ?? {},
     });
-  }, [template, parsed, packet]);
+  }, [template, parsed, packet, unverified]);
 
+  if (unverified) return <Typography>{UNVERIFIED_PACKET}</Typography>;
   if (!parsed) return <Typography>{UNRECOGNIZED_PACKET}</Typography>;
   if (result?.ok) {
     return <Box className="telemetry" dangerouslySetInnerHTML={{ __html: result.html }} />;

@@ -1,0 +1,97 @@
+// The kept documents under a stream of events: a quiet cache answers the first request after an
+// event with a fresh build; a busy one (events faster than its rebuild interval) keeps answering at
+// once from the newest build while at most one rebuild per interval runs behind it.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DocumentCache } from '../src/public-api/document-cache';
+
+describe('DocumentCache with a rebuild interval', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A build that counts its calls and answers the count. */
+  function counter() {
+    let builds = 0;
+    const build = async () => {
+      builds += 1;
+      return builds;
+    };
+    return { build, count: () => builds };
+  }
+
+  it('answers the first request after a quiet spell with a fresh build', async () => {
+    const cache = new DocumentCache<string, number>(60_000, 10, { minRebuildMs: 1_000 });
+    const { build, count } = counter();
+    expect(await cache.get('k', build)).toBe(1);
+    vi.advanceTimersByTime(1_500);
+    cache.invalidate('k');
+    expect(await cache.get('k', build)).toBe(2);
+    expect(count()).toBe(2);
+  });
+
+  it('serves the newest build at once while events come faster than the interval, rebuilding once per interval', async () => {
+    const cache = new DocumentCache<string, number>(60_000, 10, { minRebuildMs: 1_000 });
+    const { build, count } = counter();
+    expect(await cache.get('k', build)).toBe(1);
+    // Ten events and requests within the interval: the kept document, and no build yet.
+    for (let i = 0; i < 10; i++) {
+      vi.advanceTimersByTime(50);
+      cache.invalidate('k');
+      expect(await cache.get('k', build)).toBe(1);
+    }
+    expect(count()).toBe(1);
+    // The interval passes: one rebuild runs, and its document is served although events went on.
+    await vi.advanceTimersByTimeAsync(600);
+    expect(count()).toBe(2);
+    cache.invalidate('k');
+    expect(await cache.get('k', build)).toBe(2);
+    // Five seconds of events every 50 ms with requests between them: about one build a second.
+    for (let i = 0; i < 100; i++) {
+      await vi.advanceTimersByTimeAsync(50);
+      cache.invalidate('k');
+      await cache.get('k', build);
+    }
+    expect(count()).toBeGreaterThanOrEqual(5);
+    expect(count()).toBeLessThanOrEqual(8);
+    expect(await cache.get('k', build)).toBe(count());
+  });
+
+  it('keeps a build that an event overtook, so a cache dropped faster than it builds still moves on', async () => {
+    const cache = new DocumentCache<string, number>(60_000, 10, { minRebuildMs: 1_000 });
+    let builds = 0;
+    const slowBuild = async () => {
+      builds += 1;
+      const value = builds;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return value;
+    };
+    const first = cache.get('k', slowBuild);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await first).toBe(1);
+    // An event every 50 ms, each build takes 200 ms: every build is overtaken before it ends.
+    let served = 0;
+    for (let i = 0; i < 100; i++) {
+      cache.invalidate('k');
+      void cache.get('k', slowBuild).then((value) => {
+        served = Math.max(served, value);
+      });
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    expect(builds).toBeGreaterThanOrEqual(3);
+    expect(served).toBeGreaterThan(1);
+  });
+
+  it('without an interval, waits for a fresh build after every event', async () => {
+    const cache = new DocumentCache<string, number>(60_000, 10);
+    const { build, count } = counter();
+    expect(await cache.get('k', build)).toBe(1);
+    for (let i = 2; i <= 5; i++) {
+      cache.invalidate('k');
+      expect(await cache.get('k', build)).toBe(i);
+    }
+    expect(count()).toBe(5);
+  });
+});

@@ -1,0 +1,1 @@
+export { BOARDS, LEADERBOARD_TEXTS } from './components/LeaderboardTable';

@@ -1,0 +1,1 @@
+export { TelemetrySeries, TELEMETRY_SERIES_TEXTS } from './components/TelemetrySeries';
