@@ -1,5 +1,6 @@
-// The in-process event bus between ingest and the live stream. One process: an EventEmitter.
-// Several API instances: the same interface fed by PostgreSQL LISTEN/NOTIFY (see docs/ARCHITECTURE.md).
+// The in-process event bus between ingest and its readers (live stream, read models, caches): an
+// EventEmitter. With REDIS_URL, cluster/event-bridge.ts carries both events between instances
+// over a Redis channel, so every instance's bus sees every instance's events.
 import { EventEmitter } from 'node:events';
 import type { NewPacketEvent } from '@tinygs/contracts';
 

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config';
 import { createNetworkPart } from '../src/network/part';
 import { setSatelliteForwarding } from '../src/repositories/satnogs-outbox';
 import { SatnogsForwarder } from '../src/satnogs/forwarder';
-import { forwardingMetrics } from '../src/satnogs/metrics';
+import { createForwardingMetrics } from '../src/satnogs/metrics';
 import { createSatnogsForwardingPart } from '../src/satnogs/part';
 import { loggedInUser, type LoggedIn } from './accounts-support';
 import { leoTle, setSatelliteTle } from './factories';
@@ -272,7 +272,7 @@ describe.each(DIALECTS)('forwarding frames to SatNOGS DB on %s', (dialect) => {
     const second = new SatnogsForwarder(
       db(),
       config,
-      forwardingMetrics(new Registry()),
+      createForwardingMetrics(new Registry()),
       pino({ level: 'silent' }),
       { idlePollMs: 5, firstBackoffMs: 5, batchSize: 100 },
     );
@@ -288,6 +288,18 @@ describe.each(DIALECTS)('forwarding frames to SatNOGS DB on %s', (dialect) => {
     } finally {
       stop.abort();
       await running;
+    }
+  });
+
+  it('keeps one set of figures on /metrics when this instance is elected again', async () => {
+    // The lease moved away and back: the part starts again in the same server.
+    const again = await createSatnogsForwardingPart({ idlePollMs: 5 }).start(server.ctx);
+    try {
+      const metrics = (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(metrics.match(/^# TYPE tinygs_satnogs_frames_sent_total /gm)).toHaveLength(1);
+      expect(metrics).toMatch(/^tinygs_satnogs_frames_sent_total(\{[^}]*\})? \d+$/m);
+    } finally {
+      await again?.stop();
     }
   });
 });

@@ -1,7 +1,8 @@
 // Prometheus figures of the forwarding to SatNOGS DB, kept as plain numbers by the sender and copied
-// into this instance's registry when it is scraped. One set per registry: the part starts again each
-// time this instance is elected, and its metrics must be registered once.
+// into this instance's registry when it is scraped. One set per server context: the part starts
+// again each time this instance is elected, and its metrics must be registered once.
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { perContext } from '../lib/per-context';
 import type { Unsendable } from './sids';
 
 export interface ForwardingMetrics {
@@ -19,11 +20,8 @@ export interface ForwardingMetrics {
   depth: number;
 }
 
-const byRegistry = new WeakMap<Registry, ForwardingMetrics>();
-
-export function forwardingMetrics(registry: Registry): ForwardingMetrics {
-  const held = byRegistry.get(registry);
-  if (held) return held;
+/** The figures, registered in `registry`; once per registry (prom-client refuses a second time). */
+export function createForwardingMetrics(registry: Registry): ForwardingMetrics {
   const m: ForwardingMetrics = {
     sent: 0,
     failedTries: 0,
@@ -32,7 +30,6 @@ export function forwardingMetrics(registry: Registry): ForwardingMetrics {
     skipped: { gone: 0, 'opted-out': 0, 'no-norad': 0, 'crc-error': 0 },
     depth: 0,
   };
-  byRegistry.set(registry, m);
   const totals: [string, string, () => number][] = [
     ['tinygs_satnogs_frames_sent_total', 'frames SatNOGS DB accepted', () => m.sent],
     [
@@ -82,3 +79,8 @@ export function forwardingMetrics(registry: Registry): ForwardingMetrics {
   });
   return m;
 }
+
+/** This context's figures, in its instance registry (GET /metrics). */
+export const forwardingMetricsOf = perContext((ctx) =>
+  createForwardingMetrics(ctx.instanceMetrics.registry),
+);

@@ -2,7 +2,7 @@
 // parts.ts). Without SATNOGS_DB_URL nothing is queued and this part does not start.
 import type { Part } from '../part';
 import { DEFAULT_FORWARDER_TIMES, SatnogsForwarder, type ForwarderTimes } from './forwarder';
-import { forwardingMetrics } from './metrics';
+import { forwardingMetricsOf } from './metrics';
 
 export function createSatnogsForwardingPart(times: Partial<ForwarderTimes> = {}): Part {
   return {
@@ -14,7 +14,7 @@ export function createSatnogsForwardingPart(times: Partial<ForwarderTimes> = {})
       const forwarder = new SatnogsForwarder(
         ctx.database.db,
         config,
-        forwardingMetrics(ctx.instanceMetrics.registry),
+        forwardingMetricsOf(ctx),
         log,
         { ...DEFAULT_FORWARDER_TIMES, ...times },
       );

@@ -8,7 +8,7 @@ export {
   StationsMap,
   MapPlaceholder,
   preloadWorldMap,
-} from './lazy';
+} from './components/lazy';
 export { prefetchWorldData } from './world/worldRequests';
 export type {
   LatLng,
@@ -17,4 +17,4 @@ export type {
   StationPacketsMapProps,
   LocationPickerProps,
   StationsMapProps,
-} from './types';
+} from './lib/types';

@@ -1,12 +1,26 @@
 import { act, screen, waitFor, within, configure } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QueryClient } from '@tanstack/react-query';
-import { STORAGE_KEYS, type Picture } from '@tinygs/contracts';
+import { STORAGE_KEYS, type Picture, type StationListItem } from '@tinygs/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
 import { renderWithApp, testQueryClient } from '../../../test/render';
+import { useOwnStationIps } from '../stations';
 import StationPage from './StationPage';
 import { ownerStation, packet, publicStation } from '../../../test/fixtures/stations';
+
+/** A station as the public list shows it. */
+const LIST_ENTRY: StationListItem = {
+  name: 'Listed',
+  userId: '7',
+  location: [40.4, -3.7],
+  status: 1,
+  lastSeen: null,
+  lastPacketTime: null,
+  version: null,
+  satellite: null,
+  autoTune: null,
+};
 
 function login(userId = '42') {
   localStorage.setItem(STORAGE_KEYS.userId, userId);
@@ -242,6 +256,23 @@ describe('Station page for the owner', () => {
     expect(infoValue('Wi-Fi signal')).toBe(label);
     expect(infoValue('Radio status')).toBe('Ready');
     expect(infoValue('Local IP')).toBe('192.168.1.20');
+  });
+
+  it("opens at once when the owner's station list already read it (Ground Control)", async () => {
+    login();
+    const calls = mockFetch(stationRoutes('Mine@42', ownerStation({ name: 'Mine' })));
+    const mine: StationListItem[] = [{ ...LIST_ENTRY, name: 'Mine', userId: '42' }];
+    function OwnIps() {
+      return <p>{useOwnStationIps(mine).get('Mine@42') ?? 'no address'}</p>;
+    }
+    // One session: the list read the owner's view of the station, then the owner opens it.
+    const client = testQueryClient();
+    const list = renderWithApp(<OwnIps />, { client });
+    await screen.findByText('192.168.1.20');
+    list.unmount();
+    renderStation('Mine@42', client);
+    expect(screen.getByRole('link', { name: 'Mine@42' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/v1/station/Mine@42')).toHaveLength(1);
   });
 
   it('shows the action bar; Delete is disabled while online with the hint', async () => {

@@ -1,11 +1,10 @@
-// Solves the server's ALTCHA proof-of-work challenge (GET /altcha/challenge) in the page. Hashing
+// Solves the server's ALTCHA proof-of-work challenge (api/botCheckChallenge.ts) in the page. Hashing
 // uses a plain-JavaScript SHA-256, not Web Crypto: browsers offer crypto.subtle only in a secure
 // context, and a network reached over plain HTTP by a LAN name or a fresh VPS must let people log
 // in all the same. The work is 5k-50k hashes, a fraction of a second either way.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { solveChallenge, type Challenge, type DeriveKeyFunction } from 'altcha/lib';
-
-export const ALTCHA_CHALLENGE_PATH = '/altcha/challenge';
+import { requestChallenge } from '../api/botCheckChallenge';
 
 /** The server signs SHA-256 challenges only (apps/server/src/accounts/bot-check.ts). */
 export const deriveKey: DeriveKeyFunction = (parameters, salt, password) => {
@@ -31,15 +30,7 @@ export interface SolvedChallenge {
 export async function solveBotCheck(signal: AbortSignal): Promise<SolvedChallenge | null> {
   let challenge: Challenge;
   try {
-    const res = await fetch(ALTCHA_CHALLENGE_PATH, {
-      signal,
-      headers: { accept: 'application/json' },
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const body = (await res.json()) as Partial<Challenge> | null;
-    if (typeof body?.parameters?.nonce !== 'string' || typeof body.parameters.salt !== 'string')
-      throw new Error('not an ALTCHA challenge');
-    challenge = body as Challenge;
+    challenge = await requestChallenge(signal);
   } catch (err) {
     if (signal.aborted) return null;
     throw new ChallengeUnavailableError(String(err));

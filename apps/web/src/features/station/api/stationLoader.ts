@@ -1,7 +1,7 @@
 // Station loading (SPEC.md sections 4, 7 and 8): idle -> loading -> loaded | failed, up to 3
 // attempts, and kept for the whole session in the query cache, keyed by station id and viewer, so
 // a station seen before opens at once.
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { STATION_FETCH_ATTEMPTS, StationResponseSchema, type StationFull } from '@tinygs/contracts';
 import { useCallback, useMemo, useState } from 'react';
 import { api } from '../../../lib/api';
@@ -29,6 +29,27 @@ export function stationApiPath(stationId: string): string {
 /** Owner fields depend on who asks, so the key carries the viewer the station was fetched for. */
 export function stationQueryKey(stationId: string, viewer: string | null) {
   return ['station', stationId, 'viewer', viewer] as const;
+}
+
+/**
+ * GET /v1/station/{id} as `session` sees it: the station page and the owner's station lists (their
+ * local_ip) read a station through this, so each station and viewer is one entry in the cache.
+ */
+export function stationQuery(stationId: string, session: Session | null) {
+  return queryOptions({
+    queryKey: stationQueryKey(stationId, session?.userId ?? null),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api(stationApiPath(stationId), StationResponseSchema, {
+          auth: session,
+          signal,
+        });
+      } catch (error) {
+        if (!signal.aborted) console.warn('Station load attempt failed', error);
+        throw error;
+      }
+    },
+  });
 }
 
 /** Drops every cached copy of a station (after it was deleted), whoever viewed it. */
@@ -71,18 +92,8 @@ export function useStation(stationId: string, session: Session | null): StationL
   const viewer = session?.userId ?? null;
   const queryKey = useMemo(() => stationQueryKey(stationId, viewer), [stationId, viewer]);
   const query = useQuery({
+    ...stationQuery(stationId, session),
     queryKey,
-    queryFn: async ({ signal }) => {
-      try {
-        return await api(stationApiPath(stationId), StationResponseSchema, {
-          auth: session,
-          signal,
-        });
-      } catch (error) {
-        if (!signal.aborted) console.warn('Station load attempt failed', error);
-        throw error;
-      }
-    },
     enabled: stationId !== '',
     // Cancelled requests are never retried by the query client; everything else is.
     retry: STATION_FETCH_ATTEMPTS - 1,

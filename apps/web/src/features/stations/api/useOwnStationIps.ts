@@ -1,12 +1,13 @@
 // Ground Control for the owner wherever their stations are listed (User Console, Stations list):
 // the lists carry no local_ip (SPEC.md section 3, Station map/list), so the owner's own stations
 // are read once more in the owner's view, which has it. Only the signed-in owner's stations are
-// asked for, a handful at most.
+// asked for, a handful at most, under the station page's key (stationQuery): one cache entry per
+// station and viewer, dropped with the station when it is deleted.
 import { useQueries } from '@tanstack/react-query';
-import { formatStationId, StationResponseSchema, type StationListItem } from '@tinygs/contracts';
+import { formatStationId, type StationListItem } from '@tinygs/contracts';
 import { useMemo } from 'react';
-import { api } from '../../../lib/api';
 import { useSession } from '../../../lib/session';
+import { stationQuery } from '../../station';
 
 /** local_ip by station id, for the stations of the signed-in user that report one. */
 export function useOwnStationIps(
@@ -18,17 +19,7 @@ export function useOwnStationIps(
     [stations, session],
   );
   return useQueries({
-    queries: own.map((s) => {
-      const id = formatStationId(s.name, s.userId);
-      return {
-        queryKey: ['station', id, 'owner-view', session?.userId],
-        queryFn: ({ signal }: { signal: AbortSignal }) =>
-          api(`/v1/station/${encodeURIComponent(id).replace('%40', '@')}`, StationResponseSchema, {
-            auth: session,
-            signal,
-          }),
-      };
-    }),
+    queries: own.map((s) => stationQuery(formatStationId(s.name, s.userId), session)),
     combine: (results) => {
       const ips = new Map<string, string>();
       for (const { data } of results) {

@@ -4,8 +4,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   API_TOKEN_NAME_MAX_CHARS,
   API_TOKENS_PER_USER,
-  ApiTokenCreatedResponseSchema,
-  MessageResponseSchema,
   type ApiToken,
   type ApiTokenCreated,
 } from '@tinygs/contracts';
@@ -22,11 +20,12 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 import { formatDateTime } from '../../../lib/format';
 import type { Session } from '../../../lib/session';
 import { CopyLine } from './CredentialsDialog';
-import { apiTokensPath, apiTokensQueryKey, useApiTokens } from '../api/userQueries';
+import { createApiToken, revokeApiToken } from '../api/userActions';
+import { apiTokensQueryKey, useApiTokens } from '../api/userQueries';
 
 export const TOKEN_TEXTS = {
   title: 'API tokens',
@@ -97,18 +96,12 @@ export function ApiTokensDialog(props: {
 }) {
   const { open, onClose, session, userId } = props;
   const queryClient = useQueryClient();
-  const base = apiTokensPath(userId);
   const queryKey = apiTokensQueryKey(userId, session);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   const tokens = useApiTokens(userId, session, open);
   const create = useMutation({
-    mutationFn: (tokenName: string) =>
-      api(base, ApiTokenCreatedResponseSchema, {
-        method: 'POST',
-        auth: session,
-        body: { name: tokenName },
-      }),
+    mutationFn: (tokenName: string) => createApiToken(userId, session, tokenName),
     onSuccess: (token) => {
       setCreated(token);
       setName('');
@@ -116,11 +109,7 @@ export function ApiTokensDialog(props: {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) =>
-      api(`${base}/${encodeURIComponent(id)}`, MessageResponseSchema, {
-        method: 'DELETE',
-        auth: session,
-      }),
+    mutationFn: (id: string) => revokeApiToken(userId, session, id),
     onSuccess: (_answer, id) => {
       if (created?.id === id) setCreated(null);
       void queryClient.invalidateQueries({ queryKey });

@@ -9,7 +9,6 @@ import {
   PreferencesEmailSchema,
   STORAGE_KEYS,
   TermsAcceptedSchema,
-  UserResponseSchema,
   stripTags,
   type User,
 } from '@tinygs/contracts';
@@ -29,7 +28,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../../lib/api';
+import { savePreferences } from '../api/userActions';
 import type { Session } from '../../../lib/session';
 import { useStoredCountdown } from '../../auth';
 import { OfflineAlertsField } from './OfflineAlertsField';
@@ -104,17 +103,13 @@ function EmailForm(
     setSending(true);
     setResult(null);
     try {
-      const saved = await api(`/v1/user/${encodeURIComponent(userId)}`, UserResponseSchema, {
-        method: 'PUT',
-        auth: session,
-        body: {
-          email: stripTags(email).trim(),
-          acceptedTerms: true,
-          newsletterFrequency: NewsletterFrequencySchema.parse(frequency),
-          ...(alerts
-            ? { offlineAlerts: { enabled: alerts.enabled, delayMinutes: alerts.delayMinutes } }
-            : {}),
-        },
+      const saved = await savePreferences(userId, session, {
+        email: stripTags(email).trim(),
+        acceptedTerms: true,
+        newsletterFrequency: NewsletterFrequencySchema.parse(frequency),
+        ...(alerts
+          ? { offlineAlerts: { enabled: alerts.enabled, delayMinutes: alerts.delayMinutes } }
+          : {}),
       });
       onSaved(saved);
       setEmail(saved.pendingEmail ?? saved.email);

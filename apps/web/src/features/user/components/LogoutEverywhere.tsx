@@ -2,12 +2,11 @@
 // browser's included (docs/SECURITY.md), after asking first. This browser then forgets its session
 // and returns home, as after Sign Out.
 import { useMutation } from '@tanstack/react-query';
-import { MessageResponseSchema } from '@tinygs/contracts';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../../../lib/api';
 import { clearSession, type Session } from '../../../lib/session';
+import { logoutEverywhere } from '../api/userActions';
 import { ConfirmAlert } from './ConfirmAlert';
 
 export const LOGOUT_EVERYWHERE_TEXTS = {
@@ -22,11 +21,7 @@ export function LogoutEverywhere(props: { session: Session; userId: string }) {
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const logout = useMutation({
-    mutationFn: () =>
-      api(`/v1/user/${encodeURIComponent(userId)}/logout-all`, MessageResponseSchema, {
-        method: 'POST',
-        auth: session,
-      }),
+    mutationFn: () => logoutEverywhere(userId, session),
     onSuccess: () => {
       clearSession();
       void navigate('/');

@@ -1,13 +1,13 @@
 // Rotating the account-wide broker password from the credentials dialog. Asks first: stations that
 // use the old password are disconnected at once and need the new one (docs/OPERATIONS.md).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MqttCredentialsResponseSchema } from '@tinygs/contracts';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { api, ApiError } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 import type { Session } from '../../../lib/session';
+import { rotateMqttPassword } from '../api/userActions';
 import { mqttCredentialsQueryKey } from '../api/userQueries';
 import { ConfirmAlert } from './ConfirmAlert';
 
@@ -24,15 +24,7 @@ export function RotatePassword(props: { session: Session; userId: string }) {
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const rotate = useMutation({
-    mutationFn: () =>
-      api(
-        `/v1/mqttcred/rotate?userId=${encodeURIComponent(userId)}`,
-        MqttCredentialsResponseSchema,
-        {
-          method: 'POST',
-          auth: session,
-        },
-      ),
+    mutationFn: () => rotateMqttPassword(userId, session),
     onSuccess: (creds) => {
       queryClient.setQueryData(mqttCredentialsQueryKey(userId, session), creds);
       setAsking(false);
