@@ -1,7 +1,7 @@
 // Server-sent events of /sse/events (SPEC.md section 7).
 import { z } from 'zod';
-import { SatPosSchema, StationListItemSchema } from './entities';
-import { StationIdSchema } from './ids';
+import { SatPosSchema, StationListItemSchema, type StationListItem } from './entities';
+import { formatStationId, StationIdSchema } from './ids';
 
 export const SSE_EVENTS = {
   newPacket: 'new-packet',
@@ -17,8 +17,45 @@ export type SseEventName = (typeof SSE_EVENTS)[keyof typeof SSE_EVENTS];
  */
 export const SseQuerySchema = z.object({
   stations: z.enum(['full', 'delta']).optional(),
+  /**
+   * Delta form only: the digest (stationListDigestText, SHA-256, first
+   * STATION_LIST_DIGEST_HEX_LENGTH hex digits) of the list the client already holds, from GET
+   * /v1/stations. When the list at the stream's current version draws the same, the stream opens
+   * with a `kept` event instead of the whole list.
+   */
+  known: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
 });
 export type SseStationsForm = NonNullable<z.infer<typeof SseQuerySchema>['stations']>;
+
+export const STATION_LIST_DIGEST_HEX_LENGTH = 32;
+
+/** What a map draws of one station (name and userId are its identity). */
+export function stationShownFields(
+  s: Pick<StationListItem, 'location' | 'status' | 'satellite' | 'satDisplayName'>,
+): string {
+  return JSON.stringify([
+    s.location[0],
+    s.location[1],
+    s.status,
+    s.satellite,
+    s.satDisplayName ?? null,
+  ]);
+}
+
+/**
+ * The text whose SHA-256 digest names a station list by what a map draws of it (`known`): one line
+ * per station, ordered by id, of its id and shown fields. Two lists with the same digest draw the
+ * same markers, whatever their other fields (lastSeen, counters).
+ */
+export function stationListDigestText(list: readonly StationListItem[]): string {
+  return list
+    .map((s) => `${formatStationId(s.name, s.userId)} ${stationShownFields(s)}`)
+    .sort()
+    .join('\n');
+}
 
 export const NewPacketEventSchema = z.object({
   /** the satellite's display name (what the ticker shows) */
@@ -48,5 +85,11 @@ export const StationsDeltaEventSchema = z.object({
   changed: z.array(StationListItemSchema),
   /** ids `{name}@{userId}` of stations no longer listed */
   removed: z.array(StationIdSchema),
+  /**
+   * Only on the first event of a stream opened with `known`, instead of the whole list: the list at
+   * `seq` draws exactly as the one the client said it holds, which it keeps (full, nothing changed
+   * or removed). A client that did not just open such a stream reopens one without `known`.
+   */
+  kept: z.literal(true).optional(),
 });
 export type StationsDeltaEvent = z.infer<typeof StationsDeltaEventSchema>;

@@ -8,16 +8,22 @@
 // made when one began after the change (read-models/station-list.ts). A stream carries it in one of two
 // forms: the spec's `stations` event (the whole list), or with `?stations=delta` the
 // `stations-delta` event (changed and removed stations, numbered; the whole list on connect and
-// after an event had to be skipped for that client).
+// after an event had to be skipped for that client). A delta client that names the list it already
+// holds (`known`: the digest of what a map draws of it, e.g. from GET /v1/stations) is sent a
+// small `kept` event on connect instead of the whole list when that is what the current version
+// draws.
 //
 // Every event is serialised once into one buffer written to every client. A client whose socket
 // buffer is full misses events instead of making the server queue for it without bound (a delta
 // client is then owed the whole list, sent with its next write), and one that stays that full is
 // disconnected (browsers reconnect by themselves). Streams are capped per client address and
 // overall.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   SSE_EVENTS,
+  STATION_LIST_DIGEST_HEX_LENGTH,
+  stationListDigestText,
   type NewPacketEvent,
   type SseStationsForm,
   type StationListItem,
@@ -83,6 +89,8 @@ interface SseClient {
   form: SseStationsForm;
   /** delta form: owed the whole list (just connected, or a stations event was skipped for it) */
   needsFull: boolean;
+  /** delta form, until its first list: the digest of the list it said it holds */
+  known: string | null;
   dropped: number;
   /** when its buffer was first found over the limit; null while it keeps up */
   slowSince: number | null;
@@ -93,6 +101,8 @@ class ListVersion {
   private json: string | null = null;
   private fullEvent: Buffer | null = null;
   private deltaFullEvent: Buffer | null = null;
+  private keptEvent: Buffer | null = null;
+  private digestHex: string | null = null;
 
   constructor(
     readonly seq: number,
@@ -114,6 +124,23 @@ class ListVersion {
     return this.deltaFullEvent;
   }
 
+  /** What a delta client that holds a list drawing as this one is sent instead of deltaFull. */
+  kept(): Buffer {
+    this.keptEvent ??= Buffer.from(
+      `event: ${SSE_EVENTS.stationsDelta}\ndata: {"seq":${this.seq},"full":true,"changed":[],"removed":[],"kept":true}\n\n`,
+    );
+    return this.keptEvent;
+  }
+
+  /** The list's digest as clients name it (`known`). */
+  digest(): string {
+    this.digestHex ??= createHash('sha256')
+      .update(stationListDigestText(this.list))
+      .digest('hex')
+      .slice(0, STATION_LIST_DIGEST_HEX_LENGTH);
+    return this.digestHex;
+  }
+
   private listJson(): string {
     if (this.json === null) {
       this.json = JSON.stringify(this.list);
@@ -131,6 +158,16 @@ function deltaEvent(change: StationListChange): Buffer {
     removed: change.removed,
   };
   return Buffer.from(`event: ${SSE_EVENTS.stationsDelta}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * The whole list a delta client is owed: `kept` when it named, on connect, a list that draws as
+ * this version (once: a list owed later, after a skipped event, is always sent whole).
+ */
+function owedList(c: SseClient, version: ListVersion): Buffer {
+  const known = c.known;
+  c.known = null;
+  return known !== null && known === version.digest() ? version.kept() : version.deltaFull();
 }
 
 export class SseHub {
@@ -205,6 +242,8 @@ export class SseHub {
     res: ServerResponse,
     address: string,
     form: SseStationsForm = 'full',
+    /** delta form: the digest of the list the client holds (SseQuerySchema `known`) */
+    known: string | null = null,
   ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -219,6 +258,7 @@ export class SseHub {
       address,
       form,
       needsFull: form === 'delta',
+      known: form === 'delta' ? known : null,
       dropped: 0,
       slowSince: null,
     };
@@ -310,7 +350,7 @@ export class SseHub {
 
   private sendOwedList(c: SseClient, version: ListVersion): void {
     if (c.form !== 'delta' || !c.needsFull) return;
-    c.res.write(version.deltaFull());
+    c.res.write(owedList(c, version));
     c.needsFull = false;
   }
 
@@ -363,7 +403,7 @@ export class SseHub {
     let delta: Buffer | null = null;
     this.fanOut((c) => {
       if (c.form === 'full') return version.full();
-      if (c.needsFull) return version.deltaFull();
+      if (c.needsFull) return owedList(c, version);
       if (!delta) {
         delta = deltaEvent(change);
         this.stats.deltaSerialisations += 1;
