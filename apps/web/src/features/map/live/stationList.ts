@@ -10,9 +10,9 @@ import {
   formatStationId,
   STATION_LIST_DIGEST_HEX_LENGTH,
   stationListDigestText,
-  StationsDeltaEventSchema,
   type StationListItem,
 } from '@tinygs/contracts';
+import { checkStationsDelta } from './stationsDeltaCheck';
 
 export interface StationDelta {
   /** added or changed stations */
@@ -60,9 +60,8 @@ export class StationListReducer {
     } catch {
       return null;
     }
-    const parsed = StationsDeltaEventSchema.safeParse(raw);
-    if (!parsed.success) return null;
-    const event = parsed.data;
+    const event = checkStationsDelta(raw);
+    if (!event) return null;
     if (event.kept) {
       // Only a stream opened with the seeded list's digest may say that list is current.
       if (this.seq !== 'seeded') {
