@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { SatPosSchema, StationListItemSchema } from './entities';
 import { StationIdSchema } from './ids';
 
-export const SSE_EVENTS = {
-  newPacket: 'new-packet',
-  stations: 'stations',
-  /** only on streams opened with `?stations=delta` (instead of `stations`) */
-  stationsDelta: 'stations-delta',
-} as const;
-export type SseEventName = (typeof SSE_EVENTS)[keyof typeof SSE_EVENTS];
+export * from './sse-names';
 
 /**
  * How a stream carries the station list: `full` (the spec's `stations` event, the whole list) or
