@@ -222,6 +222,26 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
     await change('Map_B', { status: 0 });
     await waitFor(() => deltas(keeps).length > 2);
     expect(deltas(keeps)[2]).toMatchObject({ seq: current.seq + 2, full: false });
+    await change('Map_C', { lat: 51.5, lng: -0.1 });
+    await waitFor(() => deltas(keeps).length > 3);
+
+    // A client that holds the list of an earlier version is sent what changed since, merged; the
+    // list `held` drew as version seq and as seq + 2 (Map_B went back offline): since the newer.
+    const behind = await open('delta', digestOf(held));
+    const since = await waitFor(() => deltas(behind)[0]);
+    expect(since).toMatchObject({ seq: current.seq + 3, full: true, kept: true, removed: [] });
+    expect(since.changed.map((s) => [s.name, s.location])).toEqual([['Map_C', [51.5, -0.1]]]);
+    const fresh = await open('delta');
+    // Applied to what it held, that is the whole list a new client is sent.
+    const rebuilt = new Map(held.map((s) => [formatStationId(s.name, s.userId), s]));
+    for (const s of since.changed) rebuilt.set(formatStationId(s.name, s.userId), s);
+    const shown = (list: StationListItem[]) =>
+      list
+        .map((s) => [s.name, s.status, s.location])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(shown([...rebuilt.values()])).toEqual(
+      shown((await waitFor(() => deltas(fresh)[0])).changed),
+    );
   });
 
   it('sends the whole list again to a delta client that had an event skipped', async () => {

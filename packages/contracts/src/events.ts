@@ -54,8 +54,9 @@ export const StationsDeltaEventSchema = z.object({
   removed: z.array(StationIdSchema),
   /**
    * Only on the first event of a stream opened with `known`, instead of the whole list: the list at
-   * `seq` draws exactly as the one the client said it holds, which it keeps (full, nothing changed
-   * or removed). A client that did not just open such a stream reopens one without `known`.
+   * `seq` is the one the client said it holds with `changed` and `removed` applied (both empty when
+   * it is current; else what changed since a recent version that drew as it). `full` is true. A
+   * client that did not just open such a stream reopens one without `known`.
    */
   kept: z.literal(true).optional(),
 });

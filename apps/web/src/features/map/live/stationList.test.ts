@@ -168,6 +168,24 @@ describe('the live station list from stations-delta events', () => {
     expect(reducer.list()).toEqual([station('A'), station('B', { status: 1 })]);
   });
 
+  it('applies what changed since the seeded list was current when the stream says so', () => {
+    const reducer = new StationListReducer();
+    reducer.seed([station('A'), station('B'), station('C')]);
+    const since = JSON.stringify({
+      seq: 20,
+      full: true,
+      changed: [station('B', { status: 0 }), station('D')],
+      removed: ['C@7'],
+      kept: true,
+    });
+    expect(reducer.apply(since)).toEqual({
+      changed: [station('B', { status: 0 }), station('D')],
+      removed: ['C@7'],
+    });
+    expect(reducer.list()).toEqual([station('A'), station('B', { status: 0 }), station('D')]);
+    expect(reducer.apply(delta(21, [], ['A@7']))).toEqual({ changed: [], removed: ['A@7'] });
+  });
+
   it('draws only what differs when a seeded list is answered with the whole list', () => {
     const reducer = new StationListReducer();
     reducer.seed([station('A'), station('B')]);

@@ -63,19 +63,17 @@ export class StationListReducer {
     const event = checkStationsDelta(raw);
     if (!event) return null;
     if (event.kept) {
-      // Only a stream opened with the seeded list's digest may say that list is current.
+      // Only a stream opened with the seeded list's digest may build on that list.
       if (this.seq !== 'seeded') {
         this.seq = null;
         return 'resync';
       }
-      this.seq = event.seq;
-      return { changed: [], removed: [] };
-    }
-    if (event.full) return this.replace(event.seq, event.changed);
-    if (typeof this.seq !== 'number' || event.seq !== this.seq + 1) {
+    } else if (event.full) return this.replace(event.seq, event.changed);
+    else if (typeof this.seq !== 'number' || event.seq !== this.seq + 1) {
       this.seq = null;
       return 'resync';
     }
+    // A delta, or what changed since the seeded list was current (nothing when it still is).
     this.seq = event.seq;
     for (const station of event.changed) {
       const id = formatStationId(station.name, station.userId);
