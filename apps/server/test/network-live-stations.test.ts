@@ -233,7 +233,9 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
     expect(since.changed.map((s) => [s.name, s.location])).toEqual([['Map_C', [51.5, -0.1]]]);
     const fresh = await open('delta');
     // Applied to what it held, that is the whole list a new client is sent.
-    const rebuilt = new Map(held.map((s) => [formatStationId(s.name, s.userId), s]));
+    const rebuilt = new Map<string, StationListItem>(
+      held.map((s) => [formatStationId(s.name, s.userId), s]),
+    );
     for (const s of since.changed) rebuilt.set(formatStationId(s.name, s.userId), s);
     const shown = (list: StationListItem[]) =>
       list
