@@ -126,11 +126,12 @@ async function visit(
   const isStream = (req: Request) =>
     req.resourceType() === 'eventsource' || /\/sse\//.test(req.url());
   page.on('request', (req) => {
+    // One reading for both: a request that is the last activity before idle counts as before it.
     lastActivity = now();
     tracked.set(req, {
       url: req.url(),
       type: isStream(req) ? 'EventSource' : req.resourceType(),
-      start: now(),
+      start: lastActivity,
       end: Number.NaN,
       status: 0,
       transfer: 0,

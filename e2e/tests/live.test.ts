@@ -140,13 +140,18 @@ describe('live map and login', () => {
     const location: [number, number] = [-40, -130];
     const page = await browser.newPage({ width: 1366, height: 900 });
     const errors = collectErrors(page);
-    // The page's own event streams, to know when its stream is open.
+    // The page's own event streams, to know when its stream is open, and their station events.
     await page.addInitScript({
       content: `
         window.__liveStreams = [];
+        window.__stationEvents = [];
         const Native = window.EventSource;
         window.EventSource = class extends Native {
-          constructor(url, init) { super(url, init); window.__liveStreams.push(this); }
+          constructor(url, init) {
+            super(url, init);
+            window.__liveStreams.push(this);
+            this.addEventListener('stations-delta', (e) => window.__stationEvents.push(e.data));
+          }
         };`,
     });
     let station: Awaited<ReturnType<typeof connectFirmware>> | undefined;
@@ -161,6 +166,20 @@ describe('live map and login', () => {
           timeout: 30_000,
         })
         .toBe(true);
+      // The stream names the list the map was drawn from, and starts from it: kept as it is, or
+      // (when a station changed meanwhile) replaced by the whole list.
+      expect(await page.evaluate('window.__liveStreams[0].url')).toMatch(/&known=[0-9a-f]{32}$/);
+      await expect
+        .poll(() => page.evaluate('window.__stationEvents[0] ?? null'), { timeout: 30_000 })
+        .not.toBeNull();
+      const opened = JSON.parse((await page.evaluate('window.__stationEvents[0]')) as string) as {
+        full: boolean;
+        kept?: boolean;
+        changed: unknown[];
+      };
+      expect(opened.full).toBe(true);
+      if (opened.kept) expect(opened.changed).toEqual([]);
+      else expect(opened.changed.length).toBeGreaterThan(0);
 
       // The station appears on the server only now, after the page loaded its list.
       station = await connectFirmware(mqttPort, {

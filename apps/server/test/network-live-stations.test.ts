@@ -3,10 +3,12 @@
 // changes, the whole list on connect and again after the server had to skip an event for a slow
 // client. Station rows are changed directly and announced on the event bus, as ingest and the
 // owner's routes do.
+import { createHash } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   formatStationId,
+  stationListDigestText,
   StationsDeltaEventSchema,
   StationsEventSchema,
   type NewPacketEvent,
@@ -56,8 +58,9 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
   let userId = '';
   const opened: Stream[] = [];
 
-  const open = async (form: 'full' | 'delta') => {
-    const s = await openEventStream(url, {}, form === 'delta' ? '/?stations=delta' : '/');
+  const open = async (form: 'full' | 'delta', known?: string) => {
+    const path = form === 'delta' ? `/?stations=delta${known ? `&known=${known}` : ''}` : '/';
+    const s = await openEventStream(url, {}, path);
     opened.push(s);
     return s;
   };
@@ -95,8 +98,9 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
     });
     hub.start();
     http = createServer((req, res) => {
-      const form = new URL(req.url ?? '/', 'http://x').searchParams.get('stations');
-      hub.add(req, res, 'test', form === 'delta' ? 'delta' : 'full');
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const form = query.get('stations') === 'delta' ? 'delta' : 'full';
+      hub.add(req, res, 'test', form, query.get('known'));
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -176,6 +180,70 @@ describe.each(DIALECTS)('the live station list on %s', (dialect) => {
     expect(deltas(delta)[2]).toMatchObject({ seq: first.seq + 2, full: false, removed: [] });
     expect(deltas(delta)[2]?.changed.map((s) => s.name)).toEqual(['Map_D']);
     expect(replay(deltas(delta))).toEqual({ seq: first.seq + 2, list: lists(full)[1] });
+  });
+
+  it('opens a delta stream with a small kept event for a client that holds the list GET /v1/stations gave, and with the whole list otherwise', async () => {
+    const visitorList = async () =>
+      (await server.app.inject({ method: 'GET', url: '/v1/stations' })).json<StationListItem[]>();
+    const digestOf = (list: StationListItem[]) =>
+      createHash('sha256').update(stationListDigestText(list)).digest('hex').slice(0, 32);
+    const reference = await open('delta');
+    const current = await waitFor(() => deltas(reference)[0]);
+    // Receptions move lastSeen: the list still draws the same, and the digest says so.
+    const held = (await visitorList()).map((s) => ({ ...s, lastSeen: 99_999 }));
+    const keeps = await open('delta', digestOf(held));
+    const kept = await waitFor(() => keeps.events[0]);
+    expect(kept.event).toBe('stations-delta');
+    expect(kept.data.length).toBeLessThan(100);
+    expect(JSON.parse(kept.data)).toEqual({
+      seq: current.seq,
+      full: true,
+      changed: [],
+      removed: [],
+      kept: true,
+    });
+
+    // A list that draws one station elsewhere is not kept: the whole list comes.
+    const moved = held.map((s, i) =>
+      i === 0 ? { ...s, location: [s.location[0] + 1, s.location[1]] as [number, number] } : s,
+    );
+    const stale = await open('delta', digestOf(moved));
+    const whole = await waitFor(() => deltas(stale)[0]);
+    expect(whole).toMatchObject({ seq: current.seq, full: true, removed: [] });
+    expect(whole.kept).toBeUndefined();
+    expect(whole.changed).toEqual(current.changed);
+
+    // The kept stream goes on with numbered changes from there.
+    // (Map_B is offline since the first test; it is put back so.)
+    await change('Map_B', { status: 1 });
+    await waitFor(() => deltas(keeps).length > 1);
+    expect(deltas(keeps)[1]).toMatchObject({ seq: current.seq + 1, full: false });
+    expect(deltas(keeps)[1]?.changed.map((s) => [s.name, s.status])).toEqual([['Map_B', 1]]);
+    await change('Map_B', { status: 0 });
+    await waitFor(() => deltas(keeps).length > 2);
+    expect(deltas(keeps)[2]).toMatchObject({ seq: current.seq + 2, full: false });
+    await change('Map_C', { lat: 51.5, lng: -0.1 });
+    await waitFor(() => deltas(keeps).length > 3);
+
+    // A client that holds the list of an earlier version is sent what changed since, merged; the
+    // list `held` drew as version seq and as seq + 2 (Map_B went back offline): since the newer.
+    const behind = await open('delta', digestOf(held));
+    const since = await waitFor(() => deltas(behind)[0]);
+    expect(since).toMatchObject({ seq: current.seq + 3, full: true, kept: true, removed: [] });
+    expect(since.changed.map((s) => [s.name, s.location])).toEqual([['Map_C', [51.5, -0.1]]]);
+    const fresh = await open('delta');
+    // Applied to what it held, that is the whole list a new client is sent.
+    const rebuilt = new Map<string, StationListItem>(
+      held.map((s) => [formatStationId(s.name, s.userId), s]),
+    );
+    for (const s of since.changed) rebuilt.set(formatStationId(s.name, s.userId), s);
+    const shown = (list: StationListItem[]) =>
+      list
+        .map((s) => [s.name, s.status, s.location])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(shown([...rebuilt.values()])).toEqual(
+      shown((await waitFor(() => deltas(fresh)[0])).changed),
+    );
   });
 
   it('sends the whole list again to a delta client that had an event skipped', async () => {
@@ -260,5 +328,8 @@ describe('GET /sse/events?stations=', () => {
     const res = await fetch(`${server.url}/sse/events?stations=everything`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: expect.any(String) });
+    // `known` is a 32-digit hex digest, nothing longer or else.
+    const long = await fetch(`${server.url}/sse/events?stations=delta&known=${'a'.repeat(33)}`);
+    expect(long.status).toBe(400);
   });
 });

@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { SatPosSchema, StationListItemSchema } from './entities';
 import { StationIdSchema } from './ids';
 
-export const SSE_EVENTS = {
-  newPacket: 'new-packet',
-  stations: 'stations',
-  /** only on streams opened with `?stations=delta` (instead of `stations`) */
-  stationsDelta: 'stations-delta',
-} as const;
-export type SseEventName = (typeof SSE_EVENTS)[keyof typeof SSE_EVENTS];
+export * from './sse-names';
 
 /**
  * How a stream carries the station list: `full` (the spec's `stations` event, the whole list) or
@@ -17,6 +11,16 @@ export type SseEventName = (typeof SSE_EVENTS)[keyof typeof SSE_EVENTS];
  */
 export const SseQuerySchema = z.object({
   stations: z.enum(['full', 'delta']).optional(),
+  /**
+   * Delta form only: the digest (stationListDigestText, SHA-256, first
+   * STATION_LIST_DIGEST_HEX_LENGTH hex digits) of the list the client already holds, from GET
+   * /v1/stations. When the list at the stream's current version draws the same, the stream opens
+   * with a `kept` event instead of the whole list.
+   */
+  known: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
 });
 export type SseStationsForm = NonNullable<z.infer<typeof SseQuerySchema>['stations']>;
 
@@ -48,5 +52,12 @@ export const StationsDeltaEventSchema = z.object({
   changed: z.array(StationListItemSchema),
   /** ids `{name}@{userId}` of stations no longer listed */
   removed: z.array(StationIdSchema),
+  /**
+   * Only on the first event of a stream opened with `known`, instead of the whole list: the list at
+   * `seq` is the one the client said it holds with `changed` and `removed` applied (both empty when
+   * it is current; else what changed since a recent version that drew as it). `full` is true. A
+   * client that did not just open such a stream reopens one without `known`.
+   */
+  kept: z.literal(true).optional(),
 });
 export type StationsDeltaEvent = z.infer<typeof StationsDeltaEventSchema>;

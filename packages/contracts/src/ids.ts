@@ -1,5 +1,8 @@
 // Identifiers: station names, user ids and station ids `{name}@{userId}` (SPEC.md sections 2 and 5).
 import { z } from 'zod';
+import { STATION_ID_MAX_CHARS, STATION_ID_PATTERN } from './station-ids';
+
+export * from './station-ids';
 
 export const STATION_NAME_CHARS_PATTERN = /^[A-Za-z0-9_]+$/;
 export const STATION_NAME_MIN_CHARS = 4;
@@ -27,26 +30,11 @@ export const UserIdSchema = z.coerce
   .regex(/^\d+$/, 'User id must be a number');
 export type UserId = z.infer<typeof UserIdSchema>;
 
-// Only the character rule applies to ids: stations created before the length rule keep their names.
-const STATION_ID_PATTERN = /^([A-Za-z0-9_]+)@(\d{1,20})$/;
 export const STATION_ID_ERROR =
   'Station id must look like {name}@{userId} (name: A-Z, a-z, 0-9, _; userId: digits)';
 
-/** Names of old stations may be longer than new ones, never this long. */
-export const STATION_ID_MAX_CHARS = 100;
 export const StationIdSchema = z
   .string()
   .max(STATION_ID_MAX_CHARS, { error: STATION_ID_ERROR, abort: true })
   .regex(STATION_ID_PATTERN, STATION_ID_ERROR);
 export type StationId = z.infer<typeof StationIdSchema>;
-
-export function formatStationId(name: string, userId: string | number): string {
-  return `${name}@${String(userId)}`;
-}
-
-/** Splits `{name}@{userId}`; null when the text is not a valid station id. */
-export function parseStationId(stationId: string): { name: string; userId: string } | null {
-  const match = STATION_ID_PATTERN.exec(stationId);
-  if (!match || match[1] === undefined || match[2] === undefined) return null;
-  return { name: match[1], userId: match[2] };
-}

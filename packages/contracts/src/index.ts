@@ -7,6 +7,7 @@ export * from './entities';
 export * from './operate';
 export * from './api';
 export * from './events';
+export * from './station-digest';
 export * from './mqtt';
 export * from './tokens';
 export * from './health';

@@ -28,7 +28,7 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
       schema: {
         hide: true,
         description:
-          'Server-sent events (text/event-stream): new-packet and stations, or with ?stations=delta new-packet and stations-delta.',
+          'Server-sent events (text/event-stream): new-packet and stations, or with ?stations=delta new-packet and stations-delta (with &known=<digest of the list held>, a kept event instead of the whole list when it is unchanged).',
         querystring: SseQuerySchema,
       },
     },
@@ -39,7 +39,7 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
         return reply.status(429).header('retry-after', '30').send({ error: REFUSED[refusal] });
       }
       reply.hijack();
-      hub.add(req.raw, reply.raw, address, req.query.stations ?? 'full');
+      hub.add(req.raw, reply.raw, address, req.query.stations ?? 'full', req.query.known ?? null);
     },
   );
 };

@@ -8,16 +8,23 @@
 // made when one began after the change (read-models/station-list.ts). A stream carries it in one of two
 // forms: the spec's `stations` event (the whole list), or with `?stations=delta` the
 // `stations-delta` event (changed and removed stations, numbered; the whole list on connect and
-// after an event had to be skipped for that client).
+// after an event had to be skipped for that client). A delta client that names the list it already
+// holds (`known`: the digest of what a map draws of it, e.g. from GET /v1/stations) is sent a
+// `kept` event on connect instead of the whole list when that is what the current version draws
+// (nothing else) or one of the last SSE_RECENT_VERSIONS did (what changed since, merged).
 //
 // Every event is serialised once into one buffer written to every client. A client whose socket
 // buffer is full misses events instead of making the server queue for it without bound (a delta
 // client is then owed the whole list, sent with its next write), and one that stays that full is
 // disconnected (browsers reconnect by themselves). Streams are capped per client address and
 // overall.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  formatStationId,
   SSE_EVENTS,
+  STATION_LIST_DIGEST_HEX_LENGTH,
+  stationListDigestText,
   type NewPacketEvent,
   type SseStationsForm,
   type StationListItem,
@@ -83,6 +90,8 @@ interface SseClient {
   form: SseStationsForm;
   /** delta form: owed the whole list (just connected, or a stations event was skipped for it) */
   needsFull: boolean;
+  /** delta form, until its first list: the digest of the list it said it holds */
+  known: string | null;
   dropped: number;
   /** when its buffer was first found over the limit; null while it keeps up */
   slowSince: number | null;
@@ -93,12 +102,24 @@ class ListVersion {
   private json: string | null = null;
   private fullEvent: Buffer | null = null;
   private deltaFullEvent: Buffer | null = null;
+  private keptEvent: Buffer | null = null;
+  private digestHex: string | null = null;
 
   constructor(
     readonly seq: number,
     private readonly list: readonly StationListItem[],
     private readonly stats: SseStats,
+    /** what made it from the version before (null for the first load) */
+    readonly change: StationListChange | null = null,
   ) {}
+
+  /** Drops the serialised forms (a version kept only to name what changed since). */
+  release(): void {
+    this.json = null;
+    this.fullEvent = null;
+    this.deltaFullEvent = null;
+    this.keptEvent = null;
+  }
 
   /** The spec's `stations` event. */
   full(): Buffer {
@@ -112,6 +133,23 @@ class ListVersion {
       `event: ${SSE_EVENTS.stationsDelta}\ndata: {"seq":${this.seq},"full":true,"changed":${this.listJson()},"removed":[]}\n\n`,
     );
     return this.deltaFullEvent;
+  }
+
+  /** What a delta client that holds a list drawing as this one is sent instead of deltaFull. */
+  kept(): Buffer {
+    this.keptEvent ??= Buffer.from(
+      `event: ${SSE_EVENTS.stationsDelta}\ndata: {"seq":${this.seq},"full":true,"changed":[],"removed":[],"kept":true}\n\n`,
+    );
+    return this.keptEvent;
+  }
+
+  /** The list's digest as clients name it (`known`). */
+  digest(): string {
+    this.digestHex ??= createHash('sha256')
+      .update(stationListDigestText(this.list))
+      .digest('hex')
+      .slice(0, STATION_LIST_DIGEST_HEX_LENGTH);
+    return this.digestHex;
   }
 
   private listJson(): string {
@@ -133,6 +171,30 @@ function deltaEvent(change: StationListChange): Buffer {
   return Buffer.from(`event: ${SSE_EVENTS.stationsDelta}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** Versions kept after they were replaced, to send a client that holds one of them what changed. */
+export const SSE_RECENT_VERSIONS = 12;
+
+/** The changes of consecutive versions as one: what turns the list before the first into the last. */
+function mergeChanges(changes: readonly StationListChange[]): {
+  changed: StationListItem[];
+  removed: string[];
+} {
+  const changed = new Map<string, StationListItem>();
+  const removed = new Set<string>();
+  for (const change of changes) {
+    for (const s of change.changed) {
+      const id = formatStationId(s.name, s.userId);
+      changed.set(id, s);
+      removed.delete(id);
+    }
+    for (const id of change.removed) {
+      changed.delete(id);
+      removed.add(id);
+    }
+  }
+  return { changed: [...changed.values()], removed: [...removed] };
+}
+
 export class SseHub {
   readonly stats: SseStats = {
     stationRefreshes: 0,
@@ -147,6 +209,8 @@ export class SseHub {
   private readonly model: StationListModel;
   /** the list's current version; null until first loaded */
   private version: ListVersion | null = null;
+  /** the versions before it, oldest first (at most SSE_RECENT_VERSIONS) */
+  private recent: ListVersion[] = [];
   private pending: string[] = [];
   private flushScheduled = false;
   private readonly unsubscribe: (() => void)[] = [];
@@ -205,6 +269,8 @@ export class SseHub {
     res: ServerResponse,
     address: string,
     form: SseStationsForm = 'full',
+    /** delta form: the digest of the list the client holds (SseQuerySchema `known`) */
+    known: string | null = null,
   ): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -219,6 +285,7 @@ export class SseHub {
       address,
       form,
       needsFull: form === 'delta',
+      known: form === 'delta' ? known : null,
       dropped: 0,
       slowSince: null,
     };
@@ -310,8 +377,37 @@ export class SseHub {
 
   private sendOwedList(c: SseClient, version: ListVersion): void {
     if (c.form !== 'delta' || !c.needsFull) return;
-    c.res.write(version.deltaFull());
+    c.res.write(this.owedList(c, version));
     c.needsFull = false;
+  }
+
+  /**
+   * The whole list a delta client is owed. One that named, on connect, a list that draws as this
+   * version or one of the recent ones gets a `kept` event instead: nothing, or what changed since
+   * (once: a list owed later, after a skipped event, is always sent whole).
+   */
+  private owedList(c: SseClient, version: ListVersion): Buffer {
+    const known = c.known;
+    c.known = null;
+    if (known === null) return version.deltaFull();
+    if (known === version.digest()) return version.kept();
+    const from = this.recent.findLastIndex((v) => v.digest() === known);
+    if (from < 0) return version.deltaFull();
+    const after = [...this.recent.slice(from + 1), version];
+    const changes: StationListChange[] = [];
+    let seq = (this.recent[from] as ListVersion).seq;
+    for (const v of after) {
+      if (v.seq !== seq + 1 || !v.change) return version.deltaFull();
+      changes.push(v.change);
+      seq = v.seq;
+    }
+    const data: StationsDeltaEvent = {
+      seq: version.seq,
+      full: true,
+      ...mergeChanges(changes),
+      kept: true,
+    };
+    return Buffer.from(`event: ${SSE_EVENTS.stationsDelta}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
   /** Re-reads soon after a change, but never sooner than stationsEveryMs after the last read. */
@@ -338,7 +434,12 @@ export class SseHub {
         const change = await this.model.refresh();
         if (this.unsubscribe.length === 0) return;
         if (change || !this.version) {
-          this.version = new ListVersion(this.model.seq, this.model.list(), this.stats);
+          if (this.version) {
+            this.version.release();
+            this.recent.push(this.version);
+            if (this.recent.length > SSE_RECENT_VERSIONS) this.recent.shift();
+          }
+          this.version = new ListVersion(this.model.seq, this.model.list(), this.stats, change);
         }
         if (change) this.broadcast(change, this.version);
         // Delta clients that connected meanwhile are owed the list.
@@ -363,7 +464,7 @@ export class SseHub {
     let delta: Buffer | null = null;
     this.fanOut((c) => {
       if (c.form === 'full') return version.full();
-      if (c.needsFull) return version.deltaFull();
+      if (c.needsFull) return this.owedList(c, version);
       if (!delta) {
         delta = deltaEvent(change);
         this.stats.deltaSerialisations += 1;

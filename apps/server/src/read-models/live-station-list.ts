@@ -9,7 +9,7 @@
 // The stations named since the last refresh are read by id; when a full read of the list began
 // after the last of those changes (GET /v1/stations built it, or is building it), its rows are
 // taken instead of a read of our own.
-import { formatStationId, type StationListItem } from '@tinygs/contracts';
+import { formatStationId, stationShownFields, type StationListItem } from '@tinygs/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { listStationListItems } from '../repositories/stations';
@@ -30,15 +30,7 @@ interface Entry {
 }
 
 /** The fields a map draws; name and userId are the identity. */
-function shownOf(s: StationListItem): string {
-  return JSON.stringify([
-    s.location[0],
-    s.location[1],
-    s.status,
-    s.satellite,
-    s.satDisplayName ?? null,
-  ]);
-}
+const shownOf = stationShownFields;
 
 export class StationListModel {
   private entries = new Map<string, Entry>();

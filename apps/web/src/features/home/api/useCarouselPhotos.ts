@@ -1,7 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Satellite, StationPhoto } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
+import { arrayOf, checkStationPhoto, parserOf } from '../../../lib/firstVisitChecks';
 import { loadSchemas } from '../../../lib/lazySchemas';
+
+// The photos are on the first visit of /: checked without zod (firstVisitChecks).
+const PhotosParser = parserOf(arrayOf(checkStationPhoto), 'the recent photos');
 
 export interface CarouselPhoto {
   src: string;
@@ -43,13 +47,12 @@ export function useCarouselPhotos(enabled = true) {
     enabled,
     queryKey: ['carousel-photos'],
     queryFn: async ({ signal }) => {
-      const { RecentPicturesResponseSchema, SatellitesResponseSchema } = await loadSchemas();
-      const photos = await api(
-        `/v1/pictures?limit=${CAROUSEL_MAX_PHOTOS}`,
-        RecentPicturesResponseSchema,
-        { signal },
-      );
+      const photos = await api(`/v1/pictures?limit=${CAROUSEL_MAX_PHOTOS}`, PhotosParser, {
+        signal,
+      });
       if (photos.length > 0) return stationPhotos(photos);
+      // Only a network without approved photos needs the catalogue's schema (and zod).
+      const { SatellitesResponseSchema } = await loadSchemas();
       const satellites = await queryClient.fetchQuery({
         queryKey: ['satellites', '/v1/satellites'],
         queryFn: () => api('/v1/satellites', SatellitesResponseSchema, { signal }),

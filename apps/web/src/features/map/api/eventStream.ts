@@ -1,7 +1,9 @@
 // The browser's EventSource retries by itself while the connection is merely interrupted
 // (readyState CONNECTING); after an HTTP error or a proxy closing it for good it gives up
 // (readyState CLOSED), so we reopen it ourselves with a growing delay. A stream that missed a
-// station-list event is reopened too: every new stream starts with the whole list.
+// station-list event is reopened too: every new stream starts with the whole list, except the
+// first when the caller names the list it holds (`known`), which a stream opened by us again never
+// does (the list held by then is no longer the one named).
 import { SSE_EVENTS } from '@tinygs/contracts';
 import { createSseHandlers, type LiveHandlers } from './sseHandlers';
 
@@ -9,7 +11,12 @@ export const SSE_URL = '/sse/events?stations=delta';
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
 
-export function connectLiveEvents(handlers: LiveHandlers, url = SSE_URL): () => void {
+export function connectLiveEvents(
+  handlers: LiveHandlers,
+  url = SSE_URL,
+  /** digest of the station list the caller holds, for the first stream only */
+  known?: string,
+): () => void {
   if (typeof EventSource === 'undefined') return () => undefined;
   const byName = createSseHandlers(handlers);
   let source: EventSource | null = null;
@@ -24,8 +31,10 @@ export function connectLiveEvents(handlers: LiveHandlers, url = SSE_URL): () => 
     delayMs = Math.min(delayMs * 2, RECONNECT_MAX_MS);
   };
 
+  let first = true;
   function open() {
-    const es = new EventSource(url);
+    const es = new EventSource(first && known ? `${url}&known=${known}` : url);
+    first = false;
     source = es;
     es.addEventListener(SSE_EVENTS.newPacket, (e) =>
       byName[SSE_EVENTS.newPacket]((e as MessageEvent<string>).data),

@@ -1,9 +1,10 @@
 // Named events of /sse/events (SPEC.md section 7) that the live map uses. A new-packet payload is
-// small and validated here with the contracts schema; a malformed one is dropped rather than
-// breaking the live map. The map asks for the delta form of the station list
-// (`?stations=delta`); those payloads can hold the whole list and are handed on as text, to be
-// parsed off the main thread (see stationList.ts).
-import { NewPacketEventSchema, SSE_EVENTS, type NewPacketEvent } from '@tinygs/contracts';
+// small and checked here (firstVisitChecks: as the contracts schema does, without zod); a
+// malformed one is dropped rather than breaking the live map. The map asks for the delta form of
+// the station list (`?stations=delta`); those payloads can hold the whole list and are handed on
+// as text, to be parsed off the main thread (see stationList.ts).
+import { SSE_EVENTS, type NewPacketEvent } from '@tinygs/contracts';
+import { checkNewPacketEvent } from '../../../lib/firstVisitChecks';
 
 export type StationsOutcome = 'ok' | 'resync';
 
@@ -25,9 +26,9 @@ function parseJson(data: string): unknown {
 export function createSseHandlers(handlers: LiveHandlers) {
   return {
     [SSE_EVENTS.newPacket]: (data: string): void => {
-      const parsed = NewPacketEventSchema.safeParse(parseJson(data));
-      if (parsed.success) handlers.onNewPacket(parsed.data);
-      else console.warn('Dropped malformed new-packet event', parsed.error.issues);
+      const event = checkNewPacketEvent(parseJson(data));
+      if (event) handlers.onNewPacket(event);
+      else console.warn('Dropped malformed new-packet event', data.slice(0, 200));
     },
     [SSE_EVENTS.stationsDelta]: (data: string): Promise<StationsOutcome> =>
       handlers.onStationsDelta(data),

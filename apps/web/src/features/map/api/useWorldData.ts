@@ -1,14 +1,14 @@
 import { useQueries } from '@tanstack/react-query';
-import {
-  WorldmapSatelliteSchema,
-  type StationListItem,
-  type WorldmapSatellite,
-} from '@tinygs/contracts';
+import type { StationListItem, WorldmapSatellite } from '@tinygs/contracts';
 import { useMemo } from 'react';
 import { api, apiText } from '../../../lib/api';
+import { arrayOf, checkWorldmapSatellite, parserOf } from '../../../lib/firstVisitChecks';
 import { readStationList, stationListQuery } from '../../stations';
 import { parseTleText, tleRecordsFor, type TleRecord } from '../lib/tleText';
 import { takeEarlyAnswer } from '../world/worldRequests';
+
+// Checked without zod: the map is on the first visit of / (firstVisitChecks).
+const SatellitesParser = parserOf(arrayOf(checkWorldmapSatellite), 'the map satellites');
 
 export interface WorldData {
   satellites: WorldmapSatellite[];
@@ -55,8 +55,8 @@ export function useWorldData(): WorldData | null {
           loggedRead('map satellites', () => {
             const early = takeEarlyAnswer('satellites');
             return early
-              ? early.then((body) => WorldmapSatelliteSchema.array().parse(body))
-              : api('/v1/satellitesWorldmap', WorldmapSatelliteSchema.array(), { signal });
+              ? early.then((body) => SatellitesParser.parse(body))
+              : api('/v1/satellitesWorldmap', SatellitesParser, { signal });
           }),
         retry: false,
       },

@@ -98,19 +98,31 @@ export function WorldLayers({
       satellite: (name) => satellites.position(satellites.indexOf(name)),
       station: (id) => stations.position(id),
     });
-    const disconnect = connectLiveEvents({
-      onNewPacket: (event) => {
-        activity.onNewPacket(event);
-        handlers.current.onNewPacket(event);
-      },
-      onStationsDelta: (text) =>
-        engine.stations(text).then((update) => {
-          if (update === 'resync') return 'resync';
-          if (update) stations.applyDelta(update);
-          else console.warn('Dropped malformed stations-delta event');
-          return 'ok';
-        }),
-    });
+    // The stream opens once the worker holds the list the markers were drawn from: it then starts
+    // with a small `kept` event instead of the whole list again, when nothing changed meanwhile.
+    let disconnect: (() => void) | null = null;
+    let closed = false;
+    const listen = (known?: string) => {
+      if (closed) return;
+      disconnect = connectLiveEvents(
+        {
+          onNewPacket: (event) => {
+            activity.onNewPacket(event);
+            handlers.current.onNewPacket(event);
+          },
+          onStationsDelta: (text) =>
+            engine.stations(text).then((update) => {
+              if (update === 'resync') return 'resync';
+              if (update) stations.applyDelta(update);
+              else console.warn('Dropped malformed stations-delta event');
+              return 'ok';
+            }),
+        },
+        undefined,
+        known,
+      );
+    };
+    engine.seed(data.stations).then(listen, () => listen());
 
     return () => {
       cancelAnimationFrame(drawn);
@@ -118,7 +130,8 @@ export function WorldLayers({
       clearInterval(interval);
       tickNow.current = () => undefined;
       engineRef.current = null;
-      disconnect();
+      closed = true;
+      disconnect?.();
       unsubscribeReceiving();
       pings.remove();
       engine.dispose();

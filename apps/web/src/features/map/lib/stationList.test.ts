@@ -1,4 +1,5 @@
-import { formatStationId, type StationListItem } from '@tinygs/contracts';
+import { createHash } from 'node:crypto';
+import { formatStationId, stationListDigestText, type StationListItem } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
 import { StationListReducer, type StationDelta } from './stationList';
 
@@ -132,6 +133,70 @@ describe('the live station list from stations-delta events', () => {
     ).toBeNull();
     expect(reducer.apply(delta(2, [station('A', { status: 0 })]))).toEqual({
       changed: [station('A', { status: 0 })],
+      removed: [],
+    });
+  });
+
+  it('keeps the list the map was drawn from when the stream says it is current, and names it by what a map draws', () => {
+    const drawn = [station('A'), station('B', { status: 0 }), station('C')];
+    const reducer = new StationListReducer();
+    const digest = reducer.seed(drawn);
+    // The digest the server computes for the same list (apps/server/src/network/sse.ts).
+    expect(digest).toBe(
+      createHash('sha256').update(stationListDigestText(drawn)).digest('hex').slice(0, 32),
+    );
+    // Other fields and another order draw the same; one station moved does not.
+    const same = [station('C', { lastSeen: 99 }), station('A'), station('B', { status: 0 })];
+    expect(new StationListReducer().seed(same)).toBe(digest);
+    const moved = [station('A', { location: [41, -3] }), station('B', { status: 0 }), station('C')];
+    expect(new StationListReducer().seed(moved)).not.toBe(digest);
+
+    const kept = JSON.stringify({ seq: 12, full: true, changed: [], removed: [], kept: true });
+    expect(reducer.apply(kept)).toEqual({ changed: [], removed: [] });
+    expect(reducer.list()).toEqual(drawn);
+    // Numbered changes go on from the kept version.
+    expect(reducer.apply(delta(13, [station('B', { status: 1 })], ['C@7']))).toEqual({
+      changed: [station('B', { status: 1 })],
+      removed: ['C@7'],
+    });
+    expect(reducer.list()).toEqual([station('A'), station('B', { status: 1 })]);
+    // A kept event anywhere but first on a seeded stream (a stream reopened by the browser with
+    // the old digest) cannot be trusted: the stream is opened again.
+    expect(
+      reducer.apply(JSON.stringify({ seq: 14, full: true, changed: [], removed: [], kept: true })),
+    ).toBe('resync');
+    expect(reducer.list()).toEqual([station('A'), station('B', { status: 1 })]);
+  });
+
+  it('applies what changed since the seeded list was current when the stream says so', () => {
+    const reducer = new StationListReducer();
+    reducer.seed([station('A'), station('B'), station('C')]);
+    const since = JSON.stringify({
+      seq: 20,
+      full: true,
+      changed: [station('B', { status: 0 }), station('D')],
+      removed: ['C@7'],
+      kept: true,
+    });
+    expect(reducer.apply(since)).toEqual({
+      changed: [station('B', { status: 0 }), station('D')],
+      removed: ['C@7'],
+    });
+    expect(reducer.list()).toEqual([station('A'), station('B', { status: 0 }), station('D')]);
+    expect(reducer.apply(delta(21, [], ['A@7']))).toEqual({ changed: [], removed: ['A@7'] });
+  });
+
+  it('draws only what differs when a seeded list is answered with the whole list', () => {
+    const reducer = new StationListReducer();
+    reducer.seed([station('A'), station('B')]);
+    expect(reducer.apply(delta(3, [station('C')]))).toBe('resync');
+    reducer.seed([station('A'), station('B')]);
+    expect(reducer.apply(full(3, [station('A'), station('B', { status: 0 })]))).toEqual({
+      changed: [station('B', { status: 0 })],
+      removed: [],
+    });
+    expect(reducer.apply(delta(4, [station('C')]))).toEqual({
+      changed: [station('C')],
       removed: [],
     });
   });

@@ -1,8 +1,18 @@
 // The station list as the live map holds it, from `stations-delta` events (GET
 // /sse/events?stations=delta): a full list on connect (10,000 stations is ~2 MB of JSON), then
 // numbered changes. Parsing, validating and comparing run in the map worker; the page only
-// receives what changed for its markers.
-import { formatStationId, StationsDeltaEventSchema, type StationListItem } from '@tinygs/contracts';
+// receives what changed for its markers. Seeded with the list the map was drawn from (GET
+// /v1/stations), it names that list's digest for the stream (`known`), which then opens with a
+// small `kept` event instead of the whole list when nothing a map draws changed in between.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import {
+  formatStationId,
+  STATION_LIST_DIGEST_HEX_LENGTH,
+  stationListDigestText,
+  type StationListItem,
+} from '@tinygs/contracts';
+import { checkStationsDelta } from './stationsDeltaCheck';
 
 export interface StationDelta {
   /** added or changed stations */
@@ -24,8 +34,23 @@ interface Held {
 
 export class StationListReducer {
   private held = new Map<string, Held>();
-  /** the last version applied; null until a full list arrived, and again after a gap */
-  private seq: number | null = null;
+  /**
+   * the last version applied; null until a full list arrived, and again after a gap; `seeded`
+   * while it holds a list from elsewhere (seed) and waits for the stream's first event
+   */
+  private seq: number | 'seeded' | null = null;
+
+  /**
+   * Holds `stations` (the list the map drew) until the stream's first event, and returns its
+   * digest for the stream's `known`.
+   */
+  seed(stations: readonly StationListItem[]): string {
+    this.replace('seeded', stations);
+    return bytesToHex(sha256(utf8ToBytes(stationListDigestText(stations)))).slice(
+      0,
+      STATION_LIST_DIGEST_HEX_LENGTH,
+    );
+  }
 
   /** Applies the raw `data` of a `stations-delta` event. */
   apply(text: string): StationListUpdate {
@@ -35,14 +60,20 @@ export class StationListReducer {
     } catch {
       return null;
     }
-    const parsed = StationsDeltaEventSchema.safeParse(raw);
-    if (!parsed.success) return null;
-    const event = parsed.data;
-    if (event.full) return this.replace(event.seq, event.changed);
-    if (this.seq === null || event.seq !== this.seq + 1) {
+    const event = checkStationsDelta(raw);
+    if (!event) return null;
+    if (event.kept) {
+      // Only a stream opened with the seeded list's digest may build on that list.
+      if (this.seq !== 'seeded') {
+        this.seq = null;
+        return 'resync';
+      }
+    } else if (event.full) return this.replace(event.seq, event.changed);
+    else if (typeof this.seq !== 'number' || event.seq !== this.seq + 1) {
       this.seq = null;
       return 'resync';
     }
+    // A delta, or what changed since the seeded list was current (nothing when it still is).
     this.seq = event.seq;
     for (const station of event.changed) {
       const id = formatStationId(station.name, station.userId);
@@ -58,7 +89,7 @@ export class StationListReducer {
   }
 
   /** A full list: only stations that differ from what was held reach the markers. */
-  private replace(seq: number, stations: readonly StationListItem[]): StationDelta {
+  private replace(seq: number | 'seeded', stations: readonly StationListItem[]): StationDelta {
     const next = new Map<string, Held>();
     const changed: StationListItem[] = [];
     for (const station of stations) {

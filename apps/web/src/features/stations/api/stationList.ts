@@ -1,14 +1,13 @@
 // GET /v1/stations, the public station list: one query for every screen that shows it (the
 // Stations page and the home page's world map).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  StationListItemSchema,
-  StationsResponseSchema,
-  type StationListItem,
-} from '@tinygs/contracts';
+import type { StationListItem } from '@tinygs/contracts';
 import { api } from '../../../lib/api';
+import { arrayOf, checkStationListItem, parserOf } from '../../../lib/firstVisitChecks';
 
-const StationListSchema = StationListItemSchema.array();
+// The home page's map reads this list on the first visit: checked without zod (firstVisitChecks),
+// as StationsResponseSchema would.
+const StationListSchema = parserOf(arrayOf(checkStationListItem), 'the station list');
 
 /**
  * The list, from `answer` when it was already asked for (the home page's start-up requests) or
@@ -60,7 +59,7 @@ export function useUserStations(userId: string | null) {
   return useQuery({
     queryKey: userStationsQueryKey(userId),
     queryFn: ({ signal }) =>
-      api(`/v1/stations?userId=${encodeURIComponent(userId ?? '')}`, StationsResponseSchema, {
+      api(`/v1/stations?userId=${encodeURIComponent(userId ?? '')}`, StationListSchema, {
         signal,
       }),
     enabled: userId !== null,

@@ -17,6 +17,13 @@ scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
     const result = propagator.tick(msg.request);
     const response: WorkerResponse = { type: 'tick', id: msg.id, result };
     scope.postMessage(response, [result.coords.buffer]);
+  } else if (msg.type === 'seed') {
+    const response: WorkerResponse = {
+      type: 'seed',
+      id: msg.id,
+      digest: stations.seed(msg.stations),
+    };
+    scope.postMessage(response);
   } else {
     const response: WorkerResponse = {
       type: 'stations',

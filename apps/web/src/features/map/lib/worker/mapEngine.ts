@@ -1,5 +1,6 @@
 // Main-thread handle on the map worker (SGP4 positions, station-list diffs). Falls back to the
 // same code in-thread where module workers are unavailable (tests, very old browsers).
+import type { StationListItem } from '@tinygs/contracts';
 import type { StationListUpdate } from '../stationList';
 import type { TickRequest, TickResult } from './propagator';
 import type { TleRecord } from '../tleText';
@@ -7,11 +8,13 @@ import type { TleRecord } from '../tleText';
 export type WorkerRequest =
   | { type: 'load'; records: (TleRecord | null)[] }
   | { type: 'tick'; id: number; request: TickRequest }
-  | { type: 'stations'; id: number; text: string };
+  | { type: 'stations'; id: number; text: string }
+  | { type: 'seed'; id: number; stations: StationListItem[] };
 
 export type WorkerResponse =
   | { type: 'tick'; id: number; result: TickResult }
-  | { type: 'stations'; id: number; update: StationListUpdate };
+  | { type: 'stations'; id: number; update: StationListUpdate }
+  | { type: 'seed'; id: number; digest: string };
 
 type AskRequest =
   Extract<WorkerRequest, { id: number }> extends infer R
@@ -25,6 +28,8 @@ export interface MapEngine {
   tick(request: TickRequest): Promise<TickResult>;
   /** the raw `data` of a `stations-delta` event */
   stations(text: string): Promise<StationListUpdate>;
+  /** holds the list the map was drawn from; its digest names it for the stream (`known`) */
+  seed(stations: StationListItem[]): Promise<string>;
   dispose(): void;
 }
 
@@ -40,6 +45,7 @@ export function createInlineEngine(): MapEngine {
     load: (records) => void parts.then((p) => p.propagator.load(records)),
     tick: (request) => parts.then((p) => p.propagator.tick(request)),
     stations: (text) => parts.then((p) => p.stations.apply(text)),
+    seed: (stations) => parts.then((p) => p.stations.seed(stations)),
     dispose: () => undefined,
   };
 }
@@ -70,6 +76,10 @@ export function createMapEngine(): MapEngine {
       ask({ type: 'tick', request }).then((r) => (r.type === 'tick' ? r.result : Promise.reject())),
     stations: (text) =>
       ask({ type: 'stations', text }).then((r) => (r.type === 'stations' ? r.update : null)),
+    seed: (stations) =>
+      ask({ type: 'seed', stations }).then((r) =>
+        r.type === 'seed' ? r.digest : Promise.reject(new Error('no digest')),
+      ),
     dispose: () => {
       worker.terminate();
       pending.clear();
