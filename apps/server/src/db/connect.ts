@@ -100,8 +100,15 @@ export function openDatabase(database: Config['database']): Db {
     native: { dialect: 'sqlite', sqlite },
     readAside: async <Row>(query: CompiledQuery<Row>) => {
       if (!reads || sqlite.inTransaction) return (await db.executeQuery(query)).rows;
-      const { columns, rows } = await reads.all(query.sql, query.parameters);
-      return rowObjects<Row>(columns.map(columnKey), rows);
+      const { columns, count, values } = await reads.all(query.sql, query.parameters);
+      const keys = columns.map(columnKey);
+      const rows: Row[] = [];
+      for (let r = 0; r < count; r++) {
+        const row: Record<string, unknown> = {};
+        for (let c = 0; c < keys.length; c++) row[keys[c] as string] = values[c]?.[r];
+        rows.push(row as Row);
+      }
+      return rows;
     },
     close: async () => {
       await reads?.close();

@@ -32,6 +32,28 @@ function statement(text: string): SQLite.Statement {
   return s;
 }
 
+/**
+ * The rows column by column, a column of numbers only as a Float64Array (moved, not copied): cloning
+ * thousands of small row arrays between threads costs more than the read itself.
+ */
+function columnMajor(width: number, rows: unknown[][]): (unknown[] | Float64Array)[] {
+  const out: (unknown[] | Float64Array)[] = [];
+  for (let c = 0; c < width; c++) {
+    let numbers = true;
+    for (const row of rows)
+      if (typeof row[c] !== 'number') {
+        numbers = false;
+        break;
+      }
+    if (numbers) {
+      const column = new Float64Array(rows.length);
+      for (let r = 0; r < rows.length; r++) column[r] = (rows[r] as unknown[])[c] as number;
+      out.push(column);
+    } else out.push(rows.map((row) => row[c]));
+  }
+  return out;
+}
+
 port.on('message', (request: ReadRequest) => {
   if ('close' in request) {
     sqlite.close();
@@ -41,11 +63,16 @@ port.on('message', (request: ReadRequest) => {
   try {
     const s = statement(request.sql);
     const rows = s.all(...request.parameters) as unknown[][];
-    port.postMessage({
-      id: request.id,
-      columns: s.columns().map((c) => c.name),
-      rows,
-    } satisfies ReadReply);
+    const values = columnMajor(s.columns().length, rows);
+    port.postMessage(
+      {
+        id: request.id,
+        columns: s.columns().map((c) => c.name),
+        count: rows.length,
+        values,
+      } satisfies ReadReply,
+      values.flatMap((v) => (v instanceof Float64Array ? [v.buffer as ArrayBuffer] : [])),
+    );
   } catch (err) {
     port.postMessage({
       id: request.id,

@@ -2,15 +2,16 @@
 // thread, so a read of thousands of rows (a page of the leaderboard aggregates, a day of raw
 // telemetry samples) holds every other request of the process for its duration. Such reads are
 // sent here instead: compiled SQL and parameters go to a worker thread (read-thread-worker.ts) with
-// a read-only connection of its own, which answers rows as arrays. The thread starts with the
+// a read-only connection of its own, which answers the rows column by column. The thread starts with the
 // first read and again after a failure; reads are answered in the order they were asked.
 import { Worker } from 'node:worker_threads';
 import { tsWorkerScript } from '../lib/ts-worker';
 
 export type ReadRequest =
   { id: number; sql: string; parameters: readonly unknown[] } | { close: true };
+/** `values`: the rows column by column (read-thread-worker.ts), `count` of them. */
 export type ReadReply =
-  | { id: number; columns: string[]; rows: unknown[][] }
+  | { id: number; columns: string[]; count: number; values: (unknown[] | Float64Array)[] }
   | { id: number; error: string }
   | { ready: true }
   | { closed: true };
@@ -20,7 +21,9 @@ const CLOSE_TIMEOUT_MS = 5_000;
 
 export interface ReadResult {
   columns: string[];
-  rows: unknown[][];
+  count: number;
+  /** column by column */
+  values: ArrayLike<unknown>[];
 }
 
 interface Pending {
@@ -36,7 +39,7 @@ export class SqliteReadThread {
 
   constructor(private readonly file: string) {}
 
-  /** Rows of one read statement (SQL with `?` parameters), as arrays in column order. */
+  /** The rows of one read statement (SQL with `?` parameters), column by column. */
   async all(sql: string, parameters: readonly unknown[]): Promise<ReadResult> {
     if (this.closed) throw new Error('the database is closed');
     const worker = await (this.worker ??= this.spawn());
@@ -57,7 +60,7 @@ export class SqliteReadThread {
         this.pending.delete(reply.id);
         if (!p) return;
         if ('error' in reply) p.reject(new Error(reply.error));
-        else p.resolve({ columns: reply.columns, rows: reply.rows });
+        else p.resolve({ columns: reply.columns, count: reply.count, values: reply.values });
       });
       w.on('error', (err) => reject(err));
       w.on('exit', (code) => {
