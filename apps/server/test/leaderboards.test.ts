@@ -333,7 +333,7 @@ describe.each(DIALECTS)('leaderboards on %s', (dialect) => {
     const read = async (
       b: 'packets' | 'satellites' | 'distance' | 'satellite-packets',
       p: '30d' | 'all',
-    ) => (await readLeaderboard(db(), b, p, 100, now)).entries.map(brief);
+    ) => (await readLeaderboard(server.ctx.database, b, p, 100, now)).entries.map(brief);
     // What the ingest had counted is what the backfill counts, with Delta's rows added.
     expect(await read('packets', '30d')).toEqual([
       ...entries('packets', '30d'),
@@ -346,7 +346,7 @@ describe.each(DIALECTS)('leaderboards on %s', (dialect) => {
       [2, 'Delta_GS', 1],
     ]);
     // Read one station at a time, the pages join up.
-    const paged = new LeaderboardReader(db(), { day: 1, heard: 1 });
+    const paged = new LeaderboardReader(server.ctx.database, { day: 1, heard: 1 });
     for (const b of ['packets', 'satellites', 'distance'] as const)
       for (const p of ['30d', 'all'] as const)
         expect((await paged.read(b, p, 100, now)).entries.map(brief)).toEqual(await read(b, p));
@@ -374,7 +374,7 @@ describe.each(DIALECTS)('leaderboards on %s', (dialect) => {
     await buildStation(db(), { name: 'Delta_GS', userId: user.id });
     for (const b of ['packets', 'satellites', 'distance'] as const)
       for (const p of ['30d', 'all'] as const) {
-        const { entries } = await readLeaderboard(db(), b, p, 100);
+        const { entries } = await readLeaderboard(server.ctx.database, b, p, 100);
         expect(entries.map((e) => e.station?.id)).not.toContain(delta);
       }
   });

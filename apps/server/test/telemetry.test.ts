@@ -265,6 +265,52 @@ describe.each(DIALECTS)('telemetry series on %s', (dialect) => {
       expect(fields.find((f) => f.field === field)?.lastAt, field).toBe(packet.serverTime);
   });
 
+  it('answers a window asked again with the samples stored since, and with what retention left', async () => {
+    const start = Date.UTC(2025, 2, 1, 12);
+    const sample = (k: number) => ({
+      satellite: 'SATLLA-2B',
+      field: 'payload.kept',
+      at: start + k * 1000,
+      value: k,
+    });
+    const store = (samples: ReturnType<typeof sample>[]) =>
+      db()
+        .transaction()
+        .execute((trx) => storeTelemetrySamples(trx, samples));
+    await store([sample(0), sample(10)]);
+    const url = `field=payload.kept&bucket=raw&from=${start}&to=${start + 60_000}`;
+    const body = async () => {
+      const s = await series(url);
+      return s.t.map((t, i) => [t, s.avg[i]]);
+    };
+    expect(await body()).toEqual([
+      [start, 0],
+      [start + 10_000, 10],
+    ]);
+    // The same window again, unchanged: the same document (and its ETag revalidates).
+    const res = await get(`/v1/satellite/SATLLA-2B/telemetry?${url}`);
+    const etag = String(res.headers.etag);
+    expect(
+      (await get(`/v1/satellite/SATLLA-2B/telemetry?${url}`, { 'if-none-match': etag })).statusCode,
+    ).toBe(304);
+    // A sample inside the window, older than the newest: the field's count changed.
+    await store([sample(5)]);
+    expect(await body()).toEqual([
+      [start, 0],
+      [start + 5_000, 5],
+      [start + 10_000, 10],
+    ]);
+    // A newer sample outside the window still changes what `to` defaults to and the count.
+    await store([sample(20)]);
+    expect(await body()).toHaveLength(4);
+    // Retention deletes without changing the count or the newest time: it drops kept answers.
+    const later = start + (TELEMETRY_RAW_RETENTION_DAYS + 1) * DAY_MS;
+    await store([{ ...sample(0), at: later }]);
+    expect(await body()).toHaveLength(4);
+    await pruneTelemetry(server.ctx);
+    expect(await body()).toEqual([]);
+  });
+
   it('keeps at most the field cap per satellite, however many fields packets bring', async () => {
     const fieldsOf = async () =>
       TelemetryFieldsResponseSchema.parse((await get('/v1/satellite/FEES/telemetry/fields')).json())

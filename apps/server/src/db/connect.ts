@@ -1,8 +1,15 @@
 // Opens the database for either dialect behind one Kysely instance.
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type CompiledQuery,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { SqliteReadThread } from './read-thread';
 import type { Database } from './schema';
 
 // int8 (bigint: epoch ms, counters) and COUNT() come back from pg as strings; every value we keep in
@@ -20,7 +27,35 @@ export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
   native: NativeDb;
+  /**
+   * Runs a long read (thousands of rows) without holding the event loop: on SQLite on the read
+   * thread's own connection (read-thread.ts; committed rows only, so never for a read inside a
+   * transaction of this connection, which then runs here), on PostgreSQL as any query. Rows get
+   * the camelCase keys of every other read.
+   */
+  readAside<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   close(): Promise<void>;
+}
+
+class ColumnKeys extends CamelCasePlugin {
+  keyOf(column: string): string {
+    return this.camelCase(column);
+  }
+}
+const columnKeys = new ColumnKeys();
+
+/** The property name the CamelCasePlugin gives a result column. */
+export function columnKey(column: string): string {
+  return columnKeys.keyOf(column);
+}
+
+/** Rows of values as objects with these keys (columnKey of each column). */
+export function rowObjects<Row>(keys: readonly string[], rows: readonly unknown[][]): Row[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) row[keys[i] as string] = values[i];
+    return row as Row;
+  });
 }
 
 export function openDatabase(database: Config['database']): Db {
@@ -45,6 +80,7 @@ export function openDatabase(database: Config['database']): Db {
       db,
       dialect: 'postgres',
       native: { dialect: 'postgres', pool },
+      readAside: async (query) => (await db.executeQuery(query)).rows,
       close: () => db.destroy(),
     };
   }
@@ -57,10 +93,26 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new SqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
+  const reads = sqlite.memory ? null : new SqliteReadThread(sqlite.name);
   return {
     db,
     dialect: 'sqlite',
     native: { dialect: 'sqlite', sqlite },
-    close: () => db.destroy(),
+    readAside: async <Row>(query: CompiledQuery<Row>) => {
+      if (!reads || sqlite.inTransaction) return (await db.executeQuery(query)).rows;
+      const { columns, count, values } = await reads.all(query.sql, query.parameters);
+      const keys = columns.map(columnKey);
+      const rows: Row[] = [];
+      for (let r = 0; r < count; r++) {
+        const row: Record<string, unknown> = {};
+        for (let c = 0; c < keys.length; c++) row[keys[c] as string] = values[c]?.[r];
+        rows.push(row as Row);
+      }
+      return rows;
+    },
+    close: async () => {
+      await reads?.close();
+      await db.destroy();
+    },
   };
 }

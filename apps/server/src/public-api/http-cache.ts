@@ -3,16 +3,30 @@
 // hashed and compressed once when built, then sent as they are to every client. Documents kept
 // per item (a packet, a station page) are FastBody values: serialised and hashed once, each
 // encoding compressed at the fast level the first time a client asks for it. Other JSON answers
-// are compressed here, synchronously and at that fast level, so their routes need none of
-// @fastify/compress's per-request hooks (those routes set `compress: false`).
+// are compressed here at that fast level (on the libuv pool when large, so a big answer does not
+// hold the event loop), so their routes need none of @fastify/compress's per-request hooks (those
+// routes set `compress: false`).
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  constants,
+  gzip,
+  gzipSync,
+  type BrotliOptions,
+  type ZlibOptions,
+} from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Smaller answers are sent as they are (headers would eat the gain). */
 const COMPRESS_MIN_BYTES = 1024;
+/**
+ * Larger ones are compressed on the libuv pool rather than on the event loop (a 100-kB telemetry
+ * day takes about a millisecond); below this the hop to the pool costs more than it saves.
+ */
+const COMPRESS_ASIDE_MIN_BYTES = 16 * 1024;
 
 export function sendCached(
   req: FastifyRequest,
@@ -107,20 +121,30 @@ export class PreparedBody implements SendableBody {
   }
 }
 
-/** The fast compression of a JSON answer built for one request or kept per item. */
-function compressFast(text: string | Buffer, encoding: Encoding): Buffer {
+/** The options of the fast compression of a JSON answer built for one request or kept per item. */
+function fastOptions(bytes: number, encoding: Encoding): ZlibOptions | BrotliOptions {
   // A window no larger than the body: setting up a full-size one costs more than compressing.
-  const bytes = Buffer.byteLength(text);
   const window = Math.min(Math.max(Math.ceil(Math.log2(bytes)), 10), 15);
   return encoding === 'br'
-    ? brotliCompressSync(text, {
+    ? {
         params: {
           [constants.BROTLI_PARAM_QUALITY]: 1,
           [constants.BROTLI_PARAM_LGWIN]: window + 1,
           [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
         },
-      })
-    : gzipSync(text, { level: 6, windowBits: window, memLevel: 6 });
+      }
+    : { level: 6, windowBits: window, memLevel: 6 };
+}
+
+function compressFast(text: string | Buffer, encoding: Encoding): Buffer {
+  const options = fastOptions(Buffer.byteLength(text), encoding);
+  return encoding === 'br' ? brotliCompressSync(text, options) : gzipSync(text, options);
+}
+
+/** The same, on the libuv pool: for large answers (COMPRESS_ASIDE_MIN_BYTES). */
+function compressFastAside(text: string | Buffer, encoding: Encoding): Promise<Buffer> {
+  const options = fastOptions(Buffer.byteLength(text), encoding);
+  return encoding === 'br' ? brotliAsync(text, options) : gzipAsync(text, options);
 }
 
 /**
@@ -147,6 +171,13 @@ export class FastBody implements SendableBody {
    */
   get size(): number {
     return this.identity.length * 2;
+  }
+
+  /** Compresses `encoding` now if it is not kept yet, on the libuv pool when the body is large. */
+  async compressFor(encoding: Encoding | null): Promise<void> {
+    if (encoding === null || this.identity.length < COMPRESS_ASIDE_MIN_BYTES) return;
+    if (encoding === 'br') this.br ??= await compressFastAside(this.identity, 'br');
+    else this.gzip ??= await compressFastAside(this.identity, 'gzip');
   }
 
   bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
@@ -176,12 +207,31 @@ export function sendPrepared(
   return reply.type(JSON_TYPE).send(body);
 }
 
+/** Sends a kept document, compressing its encoding first (aside when large) if not yet kept. */
+export async function sendFast(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  doc: FastBody,
+  cacheControl?: string,
+): Promise<FastifyReply> {
+  await doc.compressFor(negotiateEncoding(req.headers['accept-encoding']));
+  return sendPrepared(req, reply, doc, cacheControl);
+}
+
 /** Sends JSON text built for this request, compressed at a fast level when the client allows. */
-export function sendJson(req: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+export async function sendJson(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  text: string,
+): Promise<FastifyReply> {
   reply.type(JSON_TYPE);
   if (text.length < COMPRESS_MIN_BYTES) return reply.send(text);
   varyOnEncoding(reply);
   const encoding = negotiateEncoding(req.headers['accept-encoding']);
   if (encoding === null) return reply.send(text);
-  return reply.header('content-encoding', encoding).send(compressFast(text, encoding));
+  const body =
+    text.length < COMPRESS_ASIDE_MIN_BYTES
+      ? compressFast(text, encoding)
+      : await compressFastAside(text, encoding);
+  return reply.header('content-encoding', encoding).send(body);
 }

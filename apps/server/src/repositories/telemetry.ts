@@ -237,7 +237,7 @@ export async function telemetryField(
 
 /**
  * Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key, as a
- * statement prepared once per database.
+ * statement prepared once per database; up to TELEMETRY_MAX_RAW_POINTS rows, so read aside.
  */
 export const rawSamples = preparedRead(
   'telemetry-raw',
@@ -251,6 +251,7 @@ export const rawSamples = preparedRead(
       .where('at', '<=', to)
       .orderBy('at')
       .limit(limit),
+  { aside: true },
 );
 
 /** Rollup buckets starting in [from, to], oldest first: one range of the primary key. */
@@ -266,6 +267,7 @@ export const rollups = preparedRead(
       .where('start', '>=', from)
       .where('start', '<=', to)
       .orderBy('start'),
+  { aside: true },
 );
 
 /** Fields in key order after `after` (a `satellite\nfield` key), for retention's rounds. */

@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { schedulePeriodic } from '../jobs/periodic';
 import type { Part } from '../part';
 import { DAY_MS, fieldsAfter, pruneField } from '../repositories/telemetry';
+import { seriesCacheOf } from './series-cache';
 
 const RUN_EVERY_MS = 60 * 60 * 1000;
 const FIELDS_PER_ROUND = 500;
@@ -30,6 +31,7 @@ export async function pruneTelemetry(ctx: AppContext): Promise<number> {
     if (!last || fields.length < FIELDS_PER_ROUND) break;
     after = last;
   }
+  if (deleted > 0) seriesCacheOf(ctx).clear();
   return deleted;
 }
 

@@ -1,7 +1,9 @@
 // GET /v1/satellite/{name}/telemetry/fields: the numeric fields of a satellite's decoded packets
 // with their first and newest sample; GET /v1/satellite/{name}/telemetry?field=&from=&to=&bucket=:
 // one field over a range, raw or as min/avg/max per hour or UTC day, as JSON or CSV. Read from
-// the series the ingest keeps (repositories/telemetry.ts), never from the packets.
+// the series the ingest keeps (repositories/telemetry.ts), never from the packets. The long reads
+// run aside (on SQLite's read thread) and large answers are compressed on the libuv pool; a JSON
+// answer is kept while its field's sample count and newest sample stay the same (series-cache.ts).
 import {
   ErrorBodySchema,
   SatelliteNameParamsSchema,
@@ -23,7 +25,7 @@ import { z } from 'zod';
 import type { Db } from '../db/connect';
 import { badRequest, notFound } from '../http/errors';
 import type { RouteModule } from '../http/route-module';
-import { sendJson } from '../public-api/http-cache';
+import { FastBody, sendFast } from '../public-api/http-cache';
 import { findSatellite } from '../repositories/public/catalogue-reads';
 import {
   DAY_MS,
@@ -32,7 +34,9 @@ import {
   rollups,
   telemetryField,
   telemetryFields,
+  type TelemetryFieldRow,
 } from '../repositories/telemetry';
+import { seriesCacheOf } from './series-cache';
 
 /** Ranges `auto` answers raw, and per hour. */
 const AUTO_RAW_MAX_MS = 2 * DAY_MS;
@@ -61,17 +65,22 @@ export function chooseBucket(
   return 'day';
 }
 
+/** The 404 of a field a satellite does not have (or of a satellite that does not exist). */
+async function missingField(database: Db, satellite: string, field: string): Promise<Error> {
+  if (!(await findSatellite(database.db, satellite)))
+    return notFound(`Unknown satellite: ${satellite}`);
+  return notFound(`No telemetry field ${field} for satellite ${satellite}`);
+}
+
 export async function telemetrySeries(
   database: Db,
   satellite: string,
   q: TelemetryQuery,
+  field?: TelemetryFieldRow,
 ): Promise<TelemetrySeries> {
   const db = database.db;
-  const info = await telemetryField(db, satellite, q.field);
-  if (!info) {
-    if (!(await findSatellite(db, satellite))) throw notFound(`Unknown satellite: ${satellite}`);
-    throw notFound(`No telemetry field ${q.field} for satellite ${satellite}`);
-  }
+  const info = field ?? (await telemetryField(db, satellite, q.field));
+  if (!info) throw await missingField(database, satellite, q.field);
   const to = q.to ?? info.lastAt;
   const from = q.from ?? to - DAY_MS;
   if (from >= to) throw badRequest('from must be before to');
@@ -139,6 +148,7 @@ function wantsCsv(format: TelemetryQuery['format'], accept: string | undefined):
 
 export const telemetryRoutes: RouteModule = async (app, ctx) => {
   const db = ctx.database.db;
+  const kept = seriesCacheOf(ctx);
 
   app.get(
     '/v1/satellite/:name/telemetry/fields',
@@ -176,9 +186,18 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (req, reply) => {
-      const series = await telemetrySeries(ctx.database, req.params.name, req.query);
-      if (!wantsCsv(req.query.format, req.headers.accept))
-        return sendJson(req, reply, JSON.stringify(series));
+      const { name } = req.params;
+      const q = req.query;
+      if (!wantsCsv(q.format, req.headers.accept)) {
+        const info = await telemetryField(db, name, q.field);
+        if (!info) throw await missingField(ctx.database, name, q.field);
+        const key = [name, q.field, q.from, q.to, q.bucket].join('\n');
+        const doc = await kept.get(key, info, async () =>
+          FastBody.of(JSON.stringify(await telemetrySeries(ctx.database, name, q, info))),
+        );
+        return sendFast(req, reply, doc);
+      }
+      const series = await telemetrySeries(ctx.database, name, q);
       const file = `${series.satellite}-${series.field}-${series.bucket}`.replace(
         /[^A-Za-z0-9_.-]/g,
         '_',

@@ -11,8 +11,7 @@ import type {
   LeaderboardResponse,
 } from '@tinygs/contracts';
 import { LEADERBOARD_DAYS } from '@tinygs/contracts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Db } from '../../db/connect';
 import { DAY_MS, startOfUtcDay, utcDay } from '../../health/uptime';
 import {
   satellitesHeardPage,
@@ -69,7 +68,7 @@ export class LeaderboardReader {
   private settled: { fromDay: string; totals: Promise<TotalsByStation> } | null = null;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly pages = { day: DAY_PAGE_STATIONS, heard: HEARD_PAGE_STATIONS },
   ) {}
 

@@ -9,9 +9,8 @@ import {
   type LeaderboardPeriod,
   type LeaderboardResponse,
 } from '@tinygs/contracts';
-import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db/schema';
+import type { Db } from '../../db/connect';
 import { DocumentCache } from '../document-cache';
 import { PreparedBody } from '../http-cache';
 import { LeaderboardReader } from './aggregates';
@@ -28,7 +27,7 @@ interface Ranking {
 
 /** A ranking computed now, with nothing kept from earlier ones. */
 export function readLeaderboard(
-  db: Kysely<Database>,
+  db: Db,
   board: LeaderboardBoard,
   period: LeaderboardPeriod,
   limit: number,
@@ -39,7 +38,7 @@ export function readLeaderboard(
 
 export function leaderboardService(ctx: AppContext) {
   const rankings = new DocumentCache<string, Ranking>(LEADERBOARD_CACHE_MS, 8);
-  const reader = new LeaderboardReader(ctx.database.db);
+  const reader = new LeaderboardReader(ctx.database);
 
   return {
     /** The top `limit` of a board and period, ready to send. */

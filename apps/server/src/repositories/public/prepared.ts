@@ -4,30 +4,14 @@
 // each read is compiled by Kysely once per database with a marker for every argument, and each
 // call swaps its values in: a cached better-sqlite3 statement, or a named (server-side prepared)
 // PostgreSQL statement. Rows get the same camelCase keys the CamelCasePlugin gives them.
-import { CamelCasePlugin, type CompiledQuery, type Kysely } from 'kysely';
-import type { Db } from '../../db/connect';
+import type { CompiledQuery, Kysely } from 'kysely';
+import { columnKey, rowObjects, type Db } from '../../db/connect';
 import type { Database } from '../../db/schema';
 
 /** What a read builds: a Kysely select (compiled once; executed as is inside a transaction). */
 export interface PreparableQuery<Row> {
   compile(): CompiledQuery<Row>;
   execute(): Promise<Row[]>;
-}
-
-class ColumnKeys extends CamelCasePlugin {
-  /** The property name the CamelCasePlugin of connect.ts gives a result column. */
-  keyOf(column: string): string {
-    return this.camelCase(column);
-  }
-}
-const columnKeys = new ColumnKeys();
-
-function toObjects<Row>(keys: readonly string[], rows: unknown[][]): Row[] {
-  return rows.map((values) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) row[keys[i] as string] = values[i];
-    return row as Row;
-  });
 }
 
 type Runner<Row, Args extends unknown[]> = (args: Args) => Promise<Row[]>;
@@ -37,6 +21,7 @@ function compileFor<Row, Args extends unknown[]>(
   name: string,
   arity: number,
   build: (db: Kysely<Database>, ...args: Args) => PreparableQuery<Row>,
+  aside: boolean,
 ): Runner<Row, Args> {
   const markers = Array.from({ length: arity }, (_, k) => `\u0000prepared-argument-${k}\u0000`);
   const query = build(database.db, ...(markers as unknown as Args)).compile();
@@ -53,15 +38,19 @@ function compileFor<Row, Args extends unknown[]>(
     return parameters;
   };
   const native = database.native;
+  if (native.dialect === 'sqlite' && aside) {
+    // Thousands of rows: read on the read thread (connect.ts readAside), prepared there.
+    return (args) => database.readAside({ ...query, parameters: fill(args) });
+  }
   if (native.dialect === 'sqlite') {
     const statement = native.sqlite.prepare(query.sql);
     statement.raw(true);
-    const keys = statement.columns().map((c) => columnKeys.keyOf(c.name));
+    const keys = statement.columns().map((c) => columnKey(c.name));
     return async (args) => {
       // Inside a transaction of this connection a read must wait for it like any Kysely query
       // (its uncommitted rows are not yet everyone's).
       if (native.sqlite.inTransaction) return build(database.db, ...args).execute();
-      return toObjects<Row>(keys, statement.all(...fill(args)) as unknown[][]);
+      return rowObjects<Row>(keys, statement.all(...fill(args)) as unknown[][]);
     };
   }
   const pool = native.pool;
@@ -73,24 +62,27 @@ function compileFor<Row, Args extends unknown[]>(
       values: fill(args),
       rowMode: 'array',
     });
-    keys ??= result.fields.map((f) => columnKeys.keyOf(f.name));
-    return toObjects<Row>(keys, result.rows);
+    keys ??= result.fields.map((f) => columnKey(f.name));
+    return rowObjects<Row>(keys, result.rows);
   };
 }
 
 /**
  * A read with the arguments of `build`, prepared once per database. Every argument must end up
  * as a bound parameter of the query (not in its text); `name` must be unique among prepared reads.
+ * `aside`: a long read (thousands of rows), which SQLite runs on its read thread instead of the
+ * event loop (Db.readAside).
  */
 export function preparedRead<Row, Args extends unknown[]>(
   name: string,
   build: (db: Kysely<Database>, ...args: Args) => PreparableQuery<Row>,
+  options: { aside?: boolean } = {},
 ): (database: Db, ...args: Args) => Promise<Row[]> {
   const runners = new WeakMap<Db, Runner<Row, Args>>();
   return (database, ...args) => {
     let run = runners.get(database);
     if (!run) {
-      run = compileFor(database, name, args.length, build);
+      run = compileFor(database, name, args.length, build, options.aside ?? false);
       runners.set(database, run);
     }
     return run(args);

@@ -2,11 +2,8 @@
 // threads are started. The writer thread gets a batch's writes only (write-batch.ts, BatchWrites:
 // the planned rows and the lifecycle writes) and answers what storage alone knows; the batch's
 // events stay on the main thread, which planned them (plan-batch.ts).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
+import { tsWorkerScript } from '../../../lib/ts-worker';
 import type { LifecycleOp, ReceptionRows } from '../plan-batch';
 
 /** Messages of the writer thread (writer-thread.ts). */
@@ -45,27 +42,11 @@ export type CheckpointerRequest = { close: true } | { stats: true } | { commits:
 export type CheckpointerReply =
   { ready: true } | { stats: CheckpointerStats } | { closed: true; stats: CheckpointerStats };
 
-// The threads run TypeScript source like the rest of the server: a two-line script loads tsx's
-// API and imports the thread module through it (works under tsx and under the test runner alike).
-function tsxEsmApi(): string {
-  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const exports = (
-    JSON.parse(readFileSync(packageJson, 'utf8')) as {
-      exports: Record<string, { import: { default: string } }>;
-    }
-  ).exports;
-  const entry = exports['./esm/api']?.import.default;
-  if (!entry) throw new Error('tsx has no ESM API entry');
-  return pathToFileURL(join(dirname(packageJson), entry)).href;
-}
-const TSX_API = tsxEsmApi();
-function bootstrap(module: string): string {
-  const entry = JSON.stringify(new URL(module, import.meta.url).href);
-  return `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${entry}, ${entry}));`;
-}
 /** Worker scripts (`eval: true`) of the two threads. */
-export const WRITER_BOOTSTRAP = bootstrap('./writer-thread.ts');
-export const CHECKPOINTER_BOOTSTRAP = bootstrap('./checkpointer-thread.ts');
+export const WRITER_BOOTSTRAP = tsWorkerScript(new URL('./writer-thread.ts', import.meta.url));
+export const CHECKPOINTER_BOOTSTRAP = tsWorkerScript(
+  new URL('./checkpointer-thread.ts', import.meta.url),
+);
 
 /** How long closing waits for a thread's answer. */
 export const CLOSE_TIMEOUT_MS = 5_000;

@@ -1,0 +1,99 @@
+// Long reads of SQLite off the event loop. better-sqlite3 works synchronously on the calling
+// thread, so a read of thousands of rows (a page of the leaderboard aggregates, a day of raw
+// telemetry samples) holds every other request of the process for its duration. Such reads are
+// sent here instead: compiled SQL and parameters go to a worker thread (read-thread-worker.ts) with
+// a read-only connection of its own, which answers the rows column by column. The thread starts with the
+// first read and again after a failure; reads are answered in the order they were asked.
+import { Worker } from 'node:worker_threads';
+import { tsWorkerScript } from '../lib/ts-worker';
+
+export type ReadRequest =
+  { id: number; sql: string; parameters: readonly unknown[] } | { close: true };
+/** `values`: the rows column by column (read-thread-worker.ts), `count` of them. */
+export type ReadReply =
+  | { id: number; columns: string[]; count: number; values: (unknown[] | Float64Array)[] }
+  | { id: number; error: string }
+  | { ready: true }
+  | { closed: true };
+
+const READ_THREAD = tsWorkerScript(new URL('./read-thread-worker.ts', import.meta.url));
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export interface ReadResult {
+  columns: string[];
+  count: number;
+  /** column by column */
+  values: ArrayLike<unknown>[];
+}
+
+interface Pending {
+  resolve: (r: ReadResult) => void;
+  reject: (e: Error) => void;
+}
+
+export class SqliteReadThread {
+  private worker: Promise<Worker> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly file: string) {}
+
+  /** The rows of one read statement (SQL with `?` parameters), column by column. */
+  async all(sql: string, parameters: readonly unknown[]): Promise<ReadResult> {
+    if (this.closed) throw new Error('the database is closed');
+    const worker = await (this.worker ??= this.spawn());
+    const id = this.nextId++;
+    return new Promise<ReadResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, sql, parameters } satisfies ReadRequest);
+    });
+  }
+
+  private spawn(): Promise<Worker> {
+    const started = new Promise<Worker>((resolve, reject) => {
+      const w = new Worker(READ_THREAD, { eval: true, workerData: { file: this.file } });
+      w.on('message', (reply: ReadReply) => {
+        if ('ready' in reply) resolve(w);
+        if (!('id' in reply)) return;
+        const p = this.pending.get(reply.id);
+        this.pending.delete(reply.id);
+        if (!p) return;
+        if ('error' in reply) p.reject(new Error(reply.error));
+        else p.resolve({ columns: reply.columns, count: reply.count, values: reply.values });
+      });
+      w.on('error', (err) => reject(err));
+      w.on('exit', (code) => {
+        reject(new Error(`SQLite read thread exited (${code})`));
+        if (this.worker === started) this.worker = null;
+        const failed = new Error(`SQLite read thread exited (${code})`);
+        for (const p of this.pending.values()) p.reject(failed);
+        this.pending.clear();
+      });
+    });
+    // A thread that cannot start is tried again by the next read.
+    started.catch(() => {
+      if (this.worker === started) this.worker = null;
+    });
+    return started;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const starting = this.worker;
+    this.worker = null;
+    if (!starting) return;
+    const w = await starting.catch(() => null);
+    if (!w) return;
+    const done = new Promise<void>((resolve) => {
+      w.on('message', (reply: ReadReply) => {
+        if ('closed' in reply) resolve();
+      });
+      w.once('exit', () => resolve());
+      setTimeout(resolve, CLOSE_TIMEOUT_MS).unref();
+    });
+    w.postMessage({ close: true } satisfies ReadRequest);
+    await done;
+    await w.terminate();
+  }
+}
