@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/connect';
+import { MAX_WAITING_READS } from '../src/db/read-thread';
 import { migrateToLatest } from '../src/db/migrate';
 import { buildStation, buildUser } from './factories';
 import { DIALECTS, testEnv, type TestEnv } from './harness';
@@ -87,6 +88,22 @@ describe.each(DIALECTS)('reads aside on %s', (dialect) => {
       }
       // Run on the event loop, the read would have held every timer until it returned.
       expect(ticks).toBeGreaterThan(0);
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    'refuses a read past the waiting bound at once, and reads again once the queue drains',
+    async () => {
+      const reads = Array.from({ length: MAX_WAITING_READS + 1 }, () =>
+        database.readAside(stations().compile()).then(
+          (rows) => rows.length,
+          (err: unknown) => (err as { code?: string }).code ?? 'other',
+        ),
+      );
+      const outcomes = await Promise.all(reads);
+      expect(outcomes.filter((o) => o === 'READS_BUSY')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 3)).toHaveLength(MAX_WAITING_READS);
+      expect(await database.readAside(stations().compile())).toHaveLength(3);
     },
   );
 });

@@ -18,6 +18,16 @@ export type ReadReply =
 
 const READ_THREAD = tsWorkerScript(new URL('./read-thread-worker.ts', import.meta.url));
 const CLOSE_TIMEOUT_MS = 5_000;
+/** Reads waiting for the thread at once, all clients together; past it a read is refused at once. */
+export const MAX_WAITING_READS = 256;
+
+/** A read refused because MAX_WAITING_READS are already waiting (answered 503 over HTTP). */
+export class ReadsBusyError extends Error {
+  readonly code = 'READS_BUSY';
+  constructor() {
+    super('too many reads waiting for the SQLite read thread');
+  }
+}
 
 export interface ReadResult {
   columns: string[];
@@ -36,18 +46,26 @@ export class SqliteReadThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  /** reads asked for and not yet answered, including those waiting for the thread to start */
+  private waiting = 0;
 
   constructor(private readonly file: string) {}
 
   /** The rows of one read statement (SQL with `?` parameters), column by column. */
   async all(sql: string, parameters: readonly unknown[]): Promise<ReadResult> {
     if (this.closed) throw new Error('the database is closed');
-    const worker = await (this.worker ??= this.spawn());
-    const id = this.nextId++;
-    return new Promise<ReadResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, sql, parameters } satisfies ReadRequest);
-    });
+    if (this.waiting >= MAX_WAITING_READS) throw new ReadsBusyError();
+    this.waiting += 1;
+    try {
+      const worker = await (this.worker ??= this.spawn());
+      const id = this.nextId++;
+      return await new Promise<ReadResult>((resolve, reject) => {
+        this.pending.set(id, { resolve, reject });
+        worker.postMessage({ id, sql, parameters } satisfies ReadRequest);
+      });
+    } finally {
+      this.waiting -= 1;
+    }
   }
 
   private spawn(): Promise<Worker> {

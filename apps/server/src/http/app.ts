@@ -143,6 +143,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         .status(503)
         .send({ error: 'The request took too long. Please narrow it down or try again later.' });
     }
+    if ((err as { code?: string }).code === 'READS_BUSY') {
+      // Every client's long reads together have filled the SQLite read thread's queue.
+      req.log.warn({ url: req.routeOptions.url }, 'read thread queue full');
+      return reply.status(503).send({ error: 'The server is busy. Please try again shortly.' });
+    }
     if (isRedisOutage(err)) {
       req.log.error({ err }, 'shared state (Redis) unavailable');
       return reply.status(503).send({ error: new SharedStateUnavailable().message });
