@@ -5,6 +5,7 @@ import {
   WorldmapSatelliteSchema,
 } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
+import { JSON_VALUES as VALUES } from '../../test/fixtures/jsonValues';
 import {
   arrayOf,
   checkNewPacketEvent,
@@ -14,39 +15,6 @@ import {
   parserOf,
   type Check,
 } from './firstVisitChecks';
-
-// Values of every JSON type (and a few a parser never makes), tried in every place.
-const VALUES: unknown[] = [
-  null,
-  0,
-  1,
-  -1,
-  2,
-  0.5,
-  137,
-  433,
-  2_400,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  2 ** 60,
-  '',
-  'x',
-  '7',
-  '12345678901234567890',
-  '123456789012345678901',
-  'A_1@7',
-  `${'a'.repeat(98)}@7`,
-  `${'a'.repeat(99)}@7`,
-  'bad name@7',
-  true,
-  false,
-  [],
-  [1, 2],
-  [1, 2, 3],
-  ['1', 2],
-  {},
-  { lat: 1, lng: 2, alt: 3 },
-];
 
 type Json = unknown;
 const DELETE = Symbol('delete');

@@ -1,5 +1,6 @@
 import { StationsDeltaEventSchema } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
+import { JSON_VALUES as VALUES } from '../../../../test/fixtures/jsonValues';
 import { checkStationsDelta } from './stationsDeltaCheck';
 
 const station = {
@@ -15,44 +16,6 @@ const station = {
   autoTune: 433,
 };
 const event = { seq: 3, full: false, changed: [station], removed: ['Old_GS@7'] };
-
-// Values of every JSON type (and a few a parser never makes), tried in every field.
-const VALUES: unknown[] = [
-  undefined,
-  null,
-  0,
-  1,
-  -1,
-  2,
-  0.5,
-  137,
-  433,
-  900,
-  2400,
-  2_400.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  2 ** 60,
-  '',
-  'x',
-  '7',
-  '12345678901234567890',
-  '123456789012345678901',
-  'A_1@7',
-  `${'a'.repeat(98)}@7`,
-  `${'a'.repeat(99)}@7`,
-  'bad name@7',
-  true,
-  false,
-  [],
-  [1],
-  [1, 2],
-  [1, 2, 3],
-  ['1', 2],
-  [1, null],
-  {},
-  { a: 1 },
-];
 
 const without = (row: Record<string, unknown>, key: string) =>
   Object.fromEntries(Object.entries(row).filter(([k]) => k !== key));
