@@ -12,6 +12,8 @@
 // (api-postgres.json with --postgres).
 //   npm run api -w bench -- [--postgres] [--sizes 100000,1000000] [--seconds 10] [--connections 50]
 //     [--ingest-rate 1000] [--live-stations 200]   (--ingest-rate 0: a still database)
+//     [--routes '/v1/station/{id},/v1/packet/{id}']  (only those rows, e.g. to profile the server)
+//     [--profile-server DIR]  (the server's V8 CPU profile, node --cpu-prof, into DIR)
 // --plans-only seeds and checks the query plans without serving (bench/results/api-plans[-postgres]
 // -LARGEST.json); --months N spreads the packets over N months (default one packet a second);
 // --from-unpartitioned (PostgreSQL) seeds the tables as they were before migration 0016 and times
@@ -53,7 +55,14 @@ import {
 } from './ingest-protocol';
 import { BENCH_SATELLITE, BENCH_SECRET, seedBenchNetwork } from './ingest-seed';
 import { ACCEPT_ENCODING, cannon, ingestTotals, snapshot, type Measured } from './http-load';
-import { freePort, spawnLoadProcess, startTsProcess, stopProcess, waitHealthy } from './processes';
+import {
+  cpuMs,
+  freePort,
+  spawnLoadProcess,
+  startTsProcess,
+  stopProcess,
+  waitHealthy,
+} from './processes';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '../..');
@@ -70,6 +79,8 @@ const { values } = parseArgs({
     'plans-only': { type: 'boolean', default: false },
     months: { type: 'string' },
     'from-unpartitioned': { type: 'boolean', default: false },
+    routes: { type: 'string' },
+    'profile-server': { type: 'string' },
   },
 });
 const POSTGRES = values.postgres === true;
@@ -85,6 +96,10 @@ const LIVE_STATIONS = Number(values['live-stations']);
 const LIVE_COPIES = { min: 1, max: 20 };
 const PLANS_ONLY = values['plans-only'] === true;
 const MONTHS = values.months ? Number(values.months) : null;
+/** Only these routes (names as in the table, comma-separated), e.g. to profile one of them. */
+const ONLY_ROUTES = values.routes?.split(',').map((r) => r.trim()) ?? null;
+/** A directory for the server process's V8 CPU profile (node --cpu-prof), written as it stops. */
+const PROFILE_DIR = values['profile-server'] ?? null;
 const FROM_UNPARTITIONED = POSTGRES && values['from-unpartitioned'] === true;
 const USERS = Math.max(1, Math.floor(STATIONS / 10));
 const SECRET = BENCH_SECRET;
@@ -130,6 +145,13 @@ interface Row extends Measured {
   memoryP99Ms: number;
   /** against the from-memory ceiling */
   ratio: number;
+  /**
+   * CPU time per answered request, in microseconds: the server process (its reads, less what the
+   * live ingest cost it per second while the ceilings were measured) and the from-memory ceiling.
+   * Less sensitive to other load on the machine than requests per second.
+   */
+  serverCpuUsPerRequest: number;
+  memoryCpuUsPerRequest: number;
   ratioToStaticFile: number;
   meetsGoals: boolean;
 }
@@ -269,7 +291,8 @@ async function main(): Promise<void> {
 
       const port = await freePort();
       const mqttPort = await freePort();
-      const server = startTsProcess(['apps/server/src/main.ts'], {
+      const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      const server = startTsProcess([...profile, 'apps/server/src/main.ts'], {
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -283,7 +306,7 @@ async function main(): Promise<void> {
       await waitHealthy(`${base}/healthz`);
       const spread = (n: number, of: number) =>
         Array.from({ length: Math.min(n, of) }, (_, k) => Math.floor((k * of) / Math.min(n, of)));
-      const routes: Record<string, string[]> = {
+      const allRoutes: Record<string, string[]> = {
         '/v1/stations': ['/v1/stations'],
         '/v2/packets': ['/v2/packets'],
         '/v2/packets?satellite=': satellites.map(
@@ -294,6 +317,11 @@ async function main(): Promise<void> {
           (i) => `/v1/station/${encodeURIComponent(stationIdOf(i, USERS))}`,
         ),
       };
+      const routes = ONLY_ROUTES
+        ? Object.fromEntries(
+            Object.entries(allRoutes).filter(([name]) => ONLY_ROUTES.includes(name)),
+          )
+        : allRoutes;
 
       // The same bytes as static files, fetched before the measured runs.
       const { manifestFile, bytesOf } = await snapshot(
@@ -321,15 +349,26 @@ async function main(): Promise<void> {
 
       for (const [name, paths] of Object.entries(routes)) {
         await cannon(base, paths, { connections: CONNECTIONS, seconds: 2 }); // warm-up: JIT, SQLite page cache
+        const pid = server.pid ?? 0;
+        let cpu = cpuMs(pid);
+        let t = performance.now();
         const api = await cannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS });
+        const apiCpuMs = cpuMs(pid) - cpu;
+        const apiMs = performance.now() - t;
+        // Meanwhile the server only ingests: its CPU time per ms for that.
+        cpu = cpuMs(pid);
+        t = performance.now();
         const file = await cannon(`http://127.0.0.1:${diskPort}`, paths, {
           connections: CONNECTIONS,
           seconds: SECONDS,
         });
+        const ingestCpuPerMs = (cpuMs(pid) - cpu) / (performance.now() - t);
+        const memCpu = cpuMs(memory.pid ?? 0);
         const mem = await cannon(`http://127.0.0.1:${memoryPort}`, paths, {
           connections: CONNECTIONS,
           seconds: SECONDS,
         });
+        const memCpuMs = cpuMs(memory.pid ?? 0) - memCpu;
         const ratio = api.reqPerSec / mem.reqPerSec;
         const row: Row = {
           packets: size,
@@ -343,11 +382,15 @@ async function main(): Promise<void> {
           memoryP99Ms: mem.p99Ms,
           ratio,
           ratioToStaticFile: api.reqPerSec / file.reqPerSec,
+          serverCpuUsPerRequest: Math.round(
+            (1000 * Math.max(0, apiCpuMs - ingestCpuPerMs * apiMs)) / Math.max(1, api.requests),
+          ),
+          memoryCpuUsPerRequest: Math.round((1000 * memCpuMs) / Math.max(1, mem.requests)),
           meetsGoals: api.p99Ms < GOALS.p99Ms && ratio >= GOALS.ratioToCeiling && api.errors === 0,
         };
         results.push(row);
         console.log(
-          `${size.toLocaleString().padStart(9)}  ${name.padEnd(24)} ${String(Math.round(api.reqPerSec)).padStart(6)} req/s  p50 ${String(api.p50Ms).padStart(3)} ms  p99 ${String(api.p99Ms).padStart(3)} ms  static file ${String(Math.round(file.reqPerSec)).padStart(6)} req/s (p99 ${file.p99Ms} ms)  memory ${String(Math.round(mem.reqPerSec)).padStart(6)}  ratio ${ratio.toFixed(2)}  ${row.meetsGoals ? 'ok' : 'MISSED'}  errors ${api.errors}`,
+          `${size.toLocaleString().padStart(9)}  ${name.padEnd(24)} ${String(Math.round(api.reqPerSec)).padStart(6)} req/s  p50 ${String(api.p50Ms).padStart(3)} ms  p99 ${String(api.p99Ms).padStart(3)} ms  static file ${String(Math.round(file.reqPerSec)).padStart(6)} req/s (p99 ${file.p99Ms} ms)  memory ${String(Math.round(mem.reqPerSec)).padStart(6)}  ratio ${ratio.toFixed(2)}  cpu/req ${row.serverCpuUsPerRequest} us (ceiling ${row.memoryCpuUsPerRequest})  ${row.meetsGoals ? 'ok' : 'MISSED'}  errors ${api.errors}`,
         );
       }
       const liveTo = await ingestTotals(base);
@@ -373,11 +416,11 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    `\n${'packets'.padStart(9)}  ${'route'.padEnd(24)} ${'req/s'.padStart(6)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  memory req/s  ratio  file req/s  goals (${POSTGRES ? 'PostgreSQL' : 'SQLite'})`,
+    `\n${'packets'.padStart(9)}  ${'route'.padEnd(24)} ${'req/s'.padStart(6)} ${'p50'.padStart(5)} ${'p99'.padStart(5)}  memory req/s  ratio  file req/s  cpu us/req (ceiling)  goals (${POSTGRES ? 'PostgreSQL' : 'SQLite'})`,
   );
   for (const r of results)
     console.log(
-      `${r.packets.toLocaleString().padStart(9)}  ${r.route.padEnd(24)} ${String(Math.round(r.reqPerSec)).padStart(6)} ${String(r.p50Ms).padStart(5)} ${String(r.p99Ms).padStart(5)}  ${String(Math.round(r.memoryReqPerSec)).padStart(12)}  ${r.ratio.toFixed(2).padStart(5)}  ${String(Math.round(r.staticFileReqPerSec)).padStart(10)}  ${r.meetsGoals ? 'met' : 'missed'}`,
+      `${r.packets.toLocaleString().padStart(9)}  ${r.route.padEnd(24)} ${String(Math.round(r.reqPerSec)).padStart(6)} ${String(r.p50Ms).padStart(5)} ${String(r.p99Ms).padStart(5)}  ${String(Math.round(r.memoryReqPerSec)).padStart(12)}  ${r.ratio.toFixed(2).padStart(5)}  ${String(Math.round(r.staticFileReqPerSec)).padStart(10)}  ${String(r.serverCpuUsPerRequest).padStart(10)} (${r.memoryCpuUsPerRequest})  ${r.meetsGoals ? 'met' : 'missed'}`,
     );
 
   const out = {

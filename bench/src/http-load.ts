@@ -36,6 +36,8 @@ export interface Measured {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** requests answered in the run */
+  requests: number;
 }
 
 /** autocannon on `base`, each request the next of `paths`. */
@@ -59,6 +61,7 @@ export async function cannon(
     p50Ms: r.latency.p50,
     p99Ms: r.latency.p99,
     errors: r.errors + r.non2xx,
+    requests: r.requests.total,
   };
 }
 

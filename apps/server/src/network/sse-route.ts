@@ -38,6 +38,9 @@ export const sseRoutes: RouteModule = async (app, ctx) => {
       if (refusal) {
         return reply.status(429).header('retry-after', '30').send({ error: REFUSED[refusal] });
       }
+      // The stream is written on the raw response: the headers set so far (security) go with it.
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
       hub.add(req.raw, reply.raw, address, req.query.stations ?? 'full', req.query.known ?? null);
     },

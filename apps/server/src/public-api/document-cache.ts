@@ -54,6 +54,17 @@ export class DocumentCache<K, T> {
     this.generations.clear();
   }
 
+  /**
+   * The kept document for `key` when `get` would answer it at once without a rebuild (current
+   * and within its TTL), else undefined: lets a hot read answer without awaiting anything.
+   */
+  peek(key: K): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.generation !== this.generationOf(key)) return undefined;
+    if (performance.now() - entry.builtAt > this.ttlMs) return undefined;
+    return entry.value;
+  }
+
   /** The document for `key`; a build that throws (e.g. not found) keeps nothing. */
   get(key: K, build: () => Promise<T>): Promise<T> {
     const entry = this.entries.get(key);

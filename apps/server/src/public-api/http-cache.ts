@@ -63,9 +63,27 @@ function varyOnEncoding(reply: FastifyReply): void {
   );
 }
 
+/**
+ * Answers for the Accept-Encoding values seen: browsers and tools send a handful of them. Values
+ * up to NEGOTIATED_MAX_CHARS are kept, at most NEGOTIATED_KEPT of them (then the memo starts over).
+ */
+const negotiated = new Map<string, Encoding | null>();
+const NEGOTIATED_KEPT = 256;
+const NEGOTIATED_MAX_CHARS = 200;
+
 /** The encoding to answer with: br, else gzip, when Accept-Encoding allows it (q > 0). */
 export function negotiateEncoding(accept: string | string[] | undefined): Encoding | null {
   if (typeof accept !== 'string' || accept.length === 0) return null;
+  if (accept.length > NEGOTIATED_MAX_CHARS) return parseAcceptEncoding(accept);
+  const known = negotiated.get(accept);
+  if (known !== undefined) return known;
+  const encoding = parseAcceptEncoding(accept);
+  if (negotiated.size >= NEGOTIATED_KEPT) negotiated.clear();
+  negotiated.set(accept, encoding);
+  return encoding;
+}
+
+function parseAcceptEncoding(accept: string): Encoding | null {
   let br = false;
   let gz = false;
   let star = false;

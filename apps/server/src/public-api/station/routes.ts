@@ -28,17 +28,25 @@ export const publicStationRoutes: RouteModule = async (app, ctx) => {
         response: { 200: StationResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       // Owner views differ per caller: a shared cache keeps one page per session headers.
       reply.header('vary', 'userId, sessionToken');
-      const view = await stations.view(
-        req.params.id,
-        req.headers.userid,
-        async () => (await sessionUser(ctx, req))?.userId,
-      );
-      if (!view.owner) return sendPrepared(req, reply, view.doc);
-      reply.header('cache-control', 'private, no-store');
-      return sendJson(req, reply, view.text);
+      const kept = stations.keptPublicPage(req.params.id, req.headers.userid);
+      if (kept) {
+        // Sent here, synchronously: nothing to await.
+        sendPrepared(req, reply, kept);
+        return;
+      }
+      return (async () => {
+        const view = await stations.view(
+          req.params.id,
+          req.headers.userid,
+          async () => (await sessionUser(ctx, req))?.userId,
+        );
+        if (!view.owner) return sendPrepared(req, reply, view.doc);
+        reply.header('cache-control', 'private, no-store');
+        return sendJson(req, reply, view.text);
+      })();
     },
   );
 

@@ -67,6 +67,16 @@ export function stationService(ctx: AppContext) {
 
   return {
     /**
+     * The kept public page when it is current and `claimedUserId` (the userId header) does not
+     * name the station's owner: what `view` would answer, without awaiting anything. Undefined
+     * otherwise (then ask `view`).
+     */
+    keptPublicPage(id: string, claimedUserId: unknown): FastBody | undefined {
+      const page = publicPages.peek(id);
+      return page && claimedUserId !== page.userId ? page.doc : undefined;
+    },
+
+    /**
      * The station as this caller may see it. `claimedUserId` is the userId header; `signedIn`
      * resolves the session, asked only when the claim names the station's owner.
      */
