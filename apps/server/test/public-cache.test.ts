@@ -96,7 +96,7 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
           satellite: 'Norbi',
           satelliteName: 'Norbi',
           packetId,
-          satPos: { lat: 0, lng: 0 },
+          satPos: { lat: 0, lng: 0, alt: 500 },
           stations: [],
         });
       drop(hexId(9059));
