@@ -13,7 +13,8 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
 import { CLOSED_PACKET_TTL_S } from '../src/public-api/packet/service';
-import { PACKET_LIST_MIN_REBUILD_MS } from '../src/read-models/latest-packets';
+import { PreparedBody } from '../src/public-api/http-cache';
+import { PACKET_LIST_MIN_REBUILD_MS, latestPacketsOf } from '../src/read-models/latest-packets';
 import { STATION_LIST_MIN_REBUILD_MS } from '../src/read-models/station-list';
 import { loggedInUser } from './accounts-support';
 import { buildStation, buildUser, type BuiltUser } from './factories';
@@ -81,6 +82,55 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
       (await get(`/v1/packet/${event.packetId}`)).json(),
     );
     expect(detail.stations.map((s) => s.name)).toEqual(['Live_GS']);
+  });
+
+  it('keeps a satellite’s list as it is when its rebuild reads nothing new, and moves on when it does', async () => {
+    const lists = latestPacketsOf(server.ctx);
+    const kept = await lists.document('Norbi');
+    const sent = await get('/v2/packets?satellite=Norbi', { 'accept-encoding': 'br' });
+    const built = vi.spyOn(PreparedBody, 'of');
+    try {
+      // An event naming Norbi drops its list (as every TTL does); its newest packets are the same.
+      const drop = (packetId: string) =>
+        server.ctx.events.publish('new-packet', {
+          satellite: 'Norbi',
+          satelliteName: 'Norbi',
+          packetId,
+          satPos: { lat: 0, lng: 0, alt: 500 },
+          stations: [],
+        });
+      drop(hexId(9059));
+      // Other lists may be rebuilt meanwhile: the one of these bytes is Norbi's.
+      const text = kept?.identity.toString();
+      const rebuild = () => built.mock.calls.findIndex(([t]) => t === text);
+      await vi.waitFor(async () => {
+        await lists.document('Norbi');
+        expect(rebuild()).toBeGreaterThanOrEqual(0);
+      });
+      // The same document: no new ETag, hash or compression for bytes already held.
+      expect(await built.mock.results[rebuild()]?.value).toBe(kept);
+      const again = await get('/v2/packets?satellite=Norbi', { 'accept-encoding': 'br' });
+      expect(again.headers.etag).toBe(sent.headers.etag);
+      expect(again.rawPayload.equals(sent.rawPayload)).toBe(true);
+
+      const stationId = `Cache_GS_0@${user.id}`;
+      await insertPackets(server.ctx.database.db, [
+        {
+          id: hexId(9100),
+          satellite: 'Norbi',
+          serverTime: Date.now(),
+          stations: [{ id: stationId, userId: user.id }],
+        },
+      ]);
+      drop(hexId(9100));
+      await vi.waitFor(async () => {
+        const now = await get('/v2/packets?satellite=Norbi');
+        expect(PacketsV2ResponseSchema.parse(now.json()).packets[0]?.id).toBe(hexId(9100));
+        expect(now.headers.etag).not.toBe(sent.headers.etag);
+      });
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('shows a station change in /v1/stations on the first request after it is announced, on a quiet network', async () => {

@@ -65,6 +65,14 @@ export class DocumentCache<K, T> {
     return entry.value;
   }
 
+  /**
+   * The newest document built for `key`, current or not: a build can hand it out again when what
+   * it read has not changed (its bytes, hash and compressions are then not made again).
+   */
+  latest(key: K): T | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   /** The document for `key`; a build that throws (e.g. not found) keeps nothing. */
   get(key: K, build: () => Promise<T>): Promise<T> {
     const entry = this.entries.get(key);

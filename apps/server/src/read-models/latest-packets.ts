@@ -51,10 +51,21 @@ export class LatestPacketsReadModel {
 
   private async build(satellite: string | null): Promise<PreparedBody> {
     const db = this.ctx.database.db;
-    if (satellite && !(await findSatellite(db, satellite))) throw new UnknownSatellite(satellite);
+    const sat = satellite ? await findSatellite(db, satellite) : null;
+    if (satellite && !sat) throw new UnknownSatellite(satellite);
     const rows = await latestPackets(db, satellite, PACKETS_PAGE_SIZE);
-    const templates = await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
-    return PreparedBody.of(JSON.stringify(toPacketsV2(rows, templates)));
+    // One satellite's packets need only its own template, already read with it.
+    const templates = sat
+      ? rows.length > 0
+        ? { [sat.name]: sat.webTemplate }
+        : {}
+      : await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
+    // Most rebuilds past the TTL (every satellite's list every two seconds while it is asked
+    // for) read what the kept list already holds: it is then kept as it is.
+    return PreparedBody.of(
+      JSON.stringify(toPacketsV2(rows, templates)),
+      this.cache.latest(satellite ?? ''),
+    );
   }
 }
 
