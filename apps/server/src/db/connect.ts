@@ -2,10 +2,12 @@
 import SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteDialect,
-  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
@@ -90,7 +92,7 @@ export function openDatabase(database: Config['database']): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
   const reads = sqlite.memory ? null : new SqliteReadThread(sqlite.name);
@@ -115,4 +117,21 @@ export function openDatabase(database: Config['database']): Db {
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite transactions that take the write lock when they begin (BEGIN IMMEDIATE). The ingest's
+ * writer thread commits on its own connection many times a second; a deferred transaction of this
+ * connection that reads and then writes would fail at its first write (SQLITE_BUSY_SNAPSHOT,
+ * without waiting) whenever the writer committed after its read. Taken at the start, the lock is
+ * waited for (busy_timeout) like any write, and no commit of another connection can slip in.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
