@@ -73,7 +73,6 @@ export function limitPublicReads(app: App, ctx: AppContext): void {
       const caller = callerOf(req);
       return caller ? `token:${caller.id}` : `read:${clientKey(req.ip)}`;
     },
-    allowList: (req) => !callers.has(req) && isLoopback(req.ip),
     errorResponseBuilder: (req) =>
       new TooManyRequests(
         callerOf(req)
@@ -94,8 +93,8 @@ export function limitPublicReads(app: App, ctx: AppContext): void {
     }
     done(null, payload);
   };
-  // Anonymous reads from loopback are not counted (the limiter's allowList says the same): they
-  // skip the limiter's per-request work altogether.
+  // Anonymous reads from loopback are not counted: they skip the limiter's per-request work
+  // altogether (this is the only way in to `limit`).
   const limitUnlessLocal = (
     req: FastifyRequest,
     reply: FastifyReply,
