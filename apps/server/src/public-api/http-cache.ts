@@ -237,7 +237,9 @@ export async function sendFast(
   doc: FastBody,
   cacheControl?: string,
 ): Promise<FastifyReply> {
-  await doc.compressFor(negotiateEncoding(req.headers['accept-encoding']));
+  // A client that has the document gets a 304 without a body: nothing to compress for it.
+  if (!matchesEtag(req, doc.etag))
+    await doc.compressFor(negotiateEncoding(req.headers['accept-encoding']));
   return sendPrepared(req, reply, doc, cacheControl);
 }
 
