@@ -2,10 +2,12 @@
 // (structured clone) writes every key of every object and makes the thread build each one again,
 // key by key: at thousands of receptions a second that was a measurable share of both threads.
 // The tables of one row per reception or station (packets, receptions, station and daily
-// statistics, leaderboard tallies) travel instead as one Float64Array of their numbers (moved to
-// the thread, not copied; NaN stands for null, which is what SQLite stores for a NaN anyway) and
-// one array of their texts, in the column order of a layout both sides share. The thread builds
-// the same rows again (`unpackRows`); the small tables go as they are.
+// statistics, leaderboard tallies) travel instead as typed arrays in the column order of a layout
+// both sides share: a Float64Array of their numbers (NaN stands for null, which is what SQLite
+// stores for a NaN anyway) and an Int32Array of their texts as numbers in the batch's list of
+// distinct texts (-1 for null), since the same station ids, days and satellite names fill most
+// of them. The arrays are moved to the thread, not copied; only the list of texts is. The thread
+// builds the same rows again (`unpackRows`); the small tables go as they are.
 import type { NewPacket, NewReception } from '../../../db/schema';
 import type { StationDayTally, StationSatelliteTally } from '../../../repositories/leaderboards';
 import type { DailyStationStat } from '../../../repositories/packets';
@@ -114,16 +116,32 @@ const COLUMNS = {
   stationSatellites: columnsOf(STATION_SATELLITE),
 };
 
-/** Rows of one layout: their numbers row by row (NaN for null) and their texts row by row. */
+/** Rows of one layout: their numbers row by row (NaN for null), their texts row by row. */
 export interface PackedTable {
   count: number;
   numbers: Float64Array;
-  texts: (string | null)[];
+  /** positions in the batch's list of texts (PackedRows.texts); -1 for null */
+  texts: Int32Array;
 }
 
-function packTable(rows: readonly object[], columns: Columns): PackedTable {
+/** The distinct texts of one batch, each numbered once. */
+class TextList {
+  readonly texts: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  numberOf(text: string): number {
+    let n = this.numbers.get(text);
+    if (n === undefined) {
+      n = this.texts.length;
+      this.texts.push(text);
+      this.numbers.set(text, n);
+    }
+    return n;
+  }
+}
+
+function packTable(rows: readonly object[], columns: Columns, list: TextList): PackedTable {
   const numbers = new Float64Array(rows.length * columns.numbers.length);
-  const texts = new Array<string | null>(rows.length * columns.texts.length);
+  const texts = new Int32Array(rows.length * columns.texts.length);
   let n = 0;
   let t = 0;
   for (const row of rows) {
@@ -137,8 +155,8 @@ function packTable(rows: readonly object[], columns: Columns): PackedTable {
     }
     for (const key of columns.texts) {
       const v = r[key];
-      if (typeof v === 'string') texts[t] = v;
-      else if (v === null || v === undefined) texts[t] = null;
+      if (typeof v === 'string') texts[t] = list.numberOf(v);
+      else if (v === null || v === undefined) texts[t] = -1;
       else throw new Error(`column ${key} holds a ${typeof v}, not a text`);
       t += 1;
     }
@@ -146,7 +164,7 @@ function packTable(rows: readonly object[], columns: Columns): PackedTable {
   return { count: rows.length, numbers, texts };
 }
 
-function unpackTable<T>(table: PackedTable, columns: Columns): T[] {
+function unpackTable<T>(table: PackedTable, columns: Columns, list: readonly string[]): T[] {
   const rows = new Array<T>(table.count);
   let n = 0;
   let t = 0;
@@ -158,7 +176,7 @@ function unpackTable<T>(table: PackedTable, columns: Columns): T[] {
       n += 1;
     }
     for (const key of columns.texts) {
-      row[key] = table.texts[t] ?? null;
+      row[key] = list[table.texts[t] ?? -1] ?? null;
       t += 1;
     }
     rows[i] = row as T;
@@ -170,6 +188,8 @@ type Packed = 'packets' | 'receptions' | 'stationStats' | 'dailyStats';
 
 /** ReceptionRows as they travel to the writer thread. */
 export interface PackedRows extends Omit<ReceptionRows, Packed | 'samplesOf' | 'leaderboards'> {
+  /** the distinct texts of the packed tables */
+  texts: string[];
   packets: PackedTable;
   receptions: PackedTable;
   stationStats: PackedTable;
@@ -190,17 +210,23 @@ export function packRows(rows: ReceptionRows): { packed: PackedRows; transfer: A
   if (rows.samplesOf !== rows.packets)
     throw new Error('the writer thread takes batches whose samples are of their new packets');
   const { packets, receptions, stationStats, dailyStats, samplesOf: _, ...small } = rows;
+  const list = new TextList();
   const packed: PackedRows = {
     ...small,
-    packets: packTable(packets, COLUMNS.packets),
-    receptions: packTable(receptions, COLUMNS.receptions),
-    stationStats: packTable(stationStats, COLUMNS.stationStats),
-    dailyStats: packTable(dailyStats, COLUMNS.dailyStats),
+    packets: packTable(packets, COLUMNS.packets, list),
+    receptions: packTable(receptions, COLUMNS.receptions, list),
+    stationStats: packTable(stationStats, COLUMNS.stationStats, list),
+    dailyStats: packTable(dailyStats, COLUMNS.dailyStats, list),
     leaderboards: {
-      stationDays: packTable(rows.leaderboards.stationDays, COLUMNS.stationDays),
-      stationSatellites: packTable(rows.leaderboards.stationSatellites, COLUMNS.stationSatellites),
+      stationDays: packTable(rows.leaderboards.stationDays, COLUMNS.stationDays, list),
+      stationSatellites: packTable(
+        rows.leaderboards.stationSatellites,
+        COLUMNS.stationSatellites,
+        list,
+      ),
       satelliteDays: rows.leaderboards.satelliteDays,
     },
+    texts: list.texts,
   };
   const tables = [
     packed.packets,
@@ -210,26 +236,36 @@ export function packRows(rows: ReceptionRows): { packed: PackedRows; transfer: A
     packed.leaderboards.stationDays,
     packed.leaderboards.stationSatellites,
   ];
-  return { packed, transfer: tables.map((t) => t.numbers.buffer as ArrayBuffer) };
+  return {
+    packed,
+    transfer: tables.flatMap((t) => [t.numbers.buffer, t.texts.buffer] as ArrayBuffer[]),
+  };
 }
 
 /** The rows `packRows` packed, as the batch writes them. */
 export function unpackRows(packed: PackedRows): ReceptionRows {
-  const packets = unpackTable<NewPacket>(packed.packets, COLUMNS.packets);
+  const { texts, ...rest } = packed;
+  const packets = unpackTable<NewPacket>(packed.packets, COLUMNS.packets, texts);
   return {
-    ...packed,
+    ...rest,
     packets,
-    receptions: unpackTable<NewReception>(packed.receptions, COLUMNS.receptions),
-    stationStats: unpackTable<StationReceptionStats>(packed.stationStats, COLUMNS.stationStats),
-    dailyStats: unpackTable<DailyStationStat>(packed.dailyStats, COLUMNS.dailyStats),
+    receptions: unpackTable<NewReception>(packed.receptions, COLUMNS.receptions, texts),
+    stationStats: unpackTable<StationReceptionStats>(
+      packed.stationStats,
+      COLUMNS.stationStats,
+      texts,
+    ),
+    dailyStats: unpackTable<DailyStationStat>(packed.dailyStats, COLUMNS.dailyStats, texts),
     leaderboards: {
       stationDays: unpackTable<StationDayTally>(
         packed.leaderboards.stationDays,
         COLUMNS.stationDays,
+        texts,
       ),
       stationSatellites: unpackTable<StationSatelliteTally>(
         packed.leaderboards.stationSatellites,
         COLUMNS.stationSatellites,
+        texts,
       ),
       satelliteDays: packed.leaderboards.satelliteDays,
     },
