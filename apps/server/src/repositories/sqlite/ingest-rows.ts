@@ -14,7 +14,14 @@ import {
   type StationDayTally,
   type StationSatelliteTally,
 } from '../leaderboards';
-import type { DailyStationStat } from '../packets';
+import type { DailyStationStat, SatelliteReceptionStats } from '../packets';
+import {
+  TELEMETRY_FIELDS_ON_CONFLICT,
+  TELEMETRY_ROLLUPS_ON_CONFLICT,
+  TELEMETRY_SAMPLES_ON_CONFLICT,
+  type FieldTotals,
+  type RollupRow,
+} from '../telemetry';
 import type { StationReceptionStats } from '../stations';
 import type { TelemetrySample } from '../../telemetry/samples';
 import type { RowWrites } from '../../network/ingest/write-batch';
@@ -100,8 +107,21 @@ export function sqliteRowWrites(sqlite: SQLite.Database): RowWrites {
     VALUES (@stationId, @day, @satellite, @frames)
     ON CONFLICT (station_id, day, satellite) DO UPDATE SET frames = station_daily_stats.frames + excluded.frames`);
   const sample = sqlite.prepare<TelemetrySample>(
-    'INSERT INTO telemetry_samples (satellite, field, at, value) VALUES (@satellite, @field, @at, @value) ON CONFLICT DO NOTHING',
+    `INSERT INTO telemetry_samples (satellite, field, at, value) VALUES (@satellite, @field, @at, @value) ${TELEMETRY_SAMPLES_ON_CONFLICT}`,
   );
+  const field = sqlite.prepare<FieldTotals>(`
+    INSERT INTO telemetry_fields (satellite, field, first_at, last_at, samples)
+    VALUES (@satellite, @field, @firstAt, @lastAt, @samples) ${TELEMETRY_FIELDS_ON_CONFLICT}`);
+  const rollup = sqlite.prepare<RollupRow>(`
+    INSERT INTO telemetry_rollups (satellite, field, bucket, start, min, max, sum, count)
+    VALUES (@satellite, @field, @bucket, @start, @min, @max, @sum, @count) ${TELEMETRY_ROLLUPS_ON_CONFLICT}`);
+  const satelliteStats = sqlite.prepare<SatelliteReceptionStats>(`
+    UPDATE satellites SET
+      frames = frames + @frames,
+      confirmed_packets = confirmed_packets + @confirmedPackets,
+      last_packet_time = CASE WHEN last_packet_time IS NULL OR last_packet_time < @lastPacketTime
+        THEN @lastPacketTime ELSE last_packet_time END
+    WHERE name = @name`);
   const stationDay = sqlite.prepare<StationDayTally>(`
     INSERT INTO leaderboard_station_days (day, station_id, confirmed_packets, record_distance_km)
     VALUES (@day, @stationId, @confirmedPackets, @recordDistanceKm) ${STATION_DAYS_ON_CONFLICT}`);
@@ -112,8 +132,19 @@ export function sqliteRowWrites(sqlite: SQLite.Database): RowWrites {
     INSERT INTO leaderboard_satellite_days (day, satellite, packets)
     VALUES (@day, @satellite, @packets) ${SATELLITE_DAYS_ON_CONFLICT}`);
   return {
-    insertTelemetrySamples: (rows) => {
-      for (const row of rows) sample.run(row);
+    telemetry: {
+      fields: (rows) => {
+        for (const row of rows) field.run(row);
+      },
+      samples: (rows) => {
+        for (const row of rows) sample.run(row);
+      },
+      rollups: (rows) => {
+        for (const row of rows) rollup.run(row);
+      },
+    },
+    addSatelliteStats: (stats) => {
+      for (const s of stats) satelliteStats.run(s);
     },
     insertPackets: (rows) => {
       for (const row of rows) packet.run(row);
