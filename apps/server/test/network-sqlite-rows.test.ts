@@ -90,11 +90,17 @@ describe('SQLite prepared row writes', () => {
       crcError: false,
       decoded: true,
     };
-    // a later frame the same station heard, not decoded: the station's first and last heard differ
+    // a later frame the same station heard (not a confirmed packet for it): the station's first and
+    // last heard and the series' first and newest samples differ
     const later: ReceptionWrite = {
       ...write,
       packetId: '6a2f0c1f0123456789abcdef',
-      newPacket: { ...packet, id: '6a2f0c1f0123456789abcdef', serverTime: T + 900, parsed: null },
+      newPacket: {
+        ...packet,
+        id: '6a2f0c1f0123456789abcdef',
+        serverTime: T + 900,
+        parsed: '{"payload":{"batteryVoltage":7.2,"temperature":-4}}',
+      },
       reception: {
         ...reception,
         packetId: '6a2f0c1f0123456789abcdef',
@@ -123,80 +129,51 @@ describe('SQLite prepared row writes', () => {
     expect(
       await db.selectFrom('receptions').selectAll().where('packetId', '=', packet.id).execute(),
     ).toEqual([reception]);
-    expect(
-      await db
-        .selectFrom('stationDailyStats')
-        .selectAll()
-        .where('stationId', '=', stationId)
-        .execute(),
-    ).toEqual([{ stationId, day: '2026-11-28', satellite, frames: 2 }]);
-    expect(
-      await db
-        .selectFrom('leaderboardStationDays')
-        .selectAll()
-        .where('stationId', '=', stationId)
-        .execute(),
-    ).toEqual([{ day: '2026-11-28', stationId, confirmedPackets: 1, recordDistanceKm: 1234.5 }]);
-    expect(
-      await db
-        .selectFrom('leaderboardStationSatellites')
-        .selectAll()
-        .where('stationId', '=', stationId)
-        .execute(),
-    ).toEqual([{ stationId, satellite, firstHeard: T + 5, lastHeard: T + 900 }]);
-    expect(
-      await db
-        .selectFrom('telemetryFields')
-        .selectAll()
-        .where('satellite', '=', satellite)
-        .orderBy('field')
-        .execute(),
-    ).toEqual([
-      { satellite, field: 'payload.batteryVoltage', firstAt: T, lastAt: T, samples: 1 },
-      { satellite, field: 'payload.temperature', firstAt: T, lastAt: T, samples: 1 },
+    // the only rows of these tables: nothing else was stored
+    const stored = (
+      table:
+        | 'stationDailyStats'
+        | 'leaderboardStationDays'
+        | 'leaderboardStationSatellites'
+        | 'telemetryFields'
+        | 'telemetrySamples'
+        | 'telemetryRollups',
+    ) => db.selectFrom(table).selectAll().execute();
+    expect(await stored('stationDailyStats')).toEqual([
+      { stationId, day: '2026-11-28', satellite, frames: 2 },
     ]);
-    expect(
-      await db
-        .selectFrom('telemetrySamples')
-        .selectAll()
-        .where('satellite', '=', satellite)
-        .orderBy('field')
-        .execute(),
-    ).toEqual([
-      { satellite, field: 'payload.batteryVoltage', at: T - 250, value: 7.4 },
-      { satellite, field: 'payload.temperature', at: T - 250, value: -3 },
+    expect(await stored('leaderboardStationDays')).toEqual([
+      { day: '2026-11-28', stationId, confirmedPackets: 1, recordDistanceKm: 1234.5 },
     ]);
-    const hour = T - (T % 3_600_000);
-    const day = T - (T % 86_400_000);
-    expect(
-      await db
-        .selectFrom('telemetryRollups')
-        .selectAll()
-        .where('satellite', '=', satellite)
-        .where('field', '=', 'payload.temperature')
-        .orderBy('bucket')
-        .execute(),
-    ).toEqual([
-      {
-        satellite,
-        field: 'payload.temperature',
-        bucket: 'day',
-        start: day,
-        min: -3,
-        max: -3,
-        sum: -3,
-        count: 1,
-      },
-      {
-        satellite,
-        field: 'payload.temperature',
-        bucket: 'hour',
-        start: hour,
-        min: -3,
-        max: -3,
-        sum: -3,
-        count: 1,
-      },
+    expect(await stored('leaderboardStationSatellites')).toEqual([
+      { stationId, satellite, firstHeard: T + 5, lastHeard: T + 900 },
+    ]);
+    const battery = { satellite, field: 'payload.batteryVoltage' };
+    const temperature = { satellite, field: 'payload.temperature' };
+    expect(await stored('telemetryFields')).toEqual([
+      { ...battery, firstAt: T, lastAt: T + 900, samples: 2 },
+      { ...temperature, firstAt: T, lastAt: T + 900, samples: 2 },
+    ]);
+    // raw samples are timed to the second
+    expect(await stored('telemetrySamples')).toEqual([
+      { ...battery, at: T - 250, value: 7.4 },
+      { ...battery, at: T + 750, value: 7.2 },
+      { ...temperature, at: T - 250, value: -3 },
+      { ...temperature, at: T + 750, value: -4 },
+    ]);
+    const hour = { bucket: 'hour', start: T - (T % 3_600_000) };
+    const day = { bucket: 'day', start: T - (T % 86_400_000) };
+    const two = (first: number, second: number) => ({
+      min: Math.min(first, second),
+      max: Math.max(first, second),
+      sum: first + second,
+      count: 2,
+    });
+    expect(await stored('telemetryRollups')).toEqual([
+      { ...battery, ...day, ...two(7.4, 7.2) },
+      { ...battery, ...hour, ...two(7.4, 7.2) },
+      { ...temperature, ...day, ...two(-3, -4) },
+      { ...temperature, ...hour, ...two(-3, -4) },
     ]);
   });
 });
