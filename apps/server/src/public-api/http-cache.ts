@@ -183,8 +183,13 @@ export class FastBody implements SendableBody {
     readonly identity: Buffer,
   ) {}
 
-  static of(text: string): FastBody {
+  /**
+   * `previous` (the document this one replaces) is returned as it is when its bytes are `text`'s:
+   * a document rebuilt with nothing changed keeps its hash and the compressions made of it.
+   */
+  static of(text: string, previous?: FastBody): FastBody {
     const identity = Buffer.from(text);
+    if (previous?.identity.equals(identity)) return previous;
     return new FastBody(`"${createHash('sha1').update(identity).digest('base64url')}"`, identity);
   }
 
