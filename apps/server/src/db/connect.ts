@@ -11,6 +11,8 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { strongEtag } from '../lib/etag';
+import { documentText, type DocumentBytes, type ReadDocument } from './read-documents';
 import { SqliteReadThread } from './read-thread';
 import type { Database } from './schema';
 
@@ -36,6 +38,12 @@ export interface Db {
    * the camelCase keys of every other read.
    */
   readAside<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
+  /**
+   * A long read's rows made into a finished document (read-documents.ts), aside as readAside runs:
+   * on SQLite the read thread makes it and hands over its bytes and ETag, so neither the rows
+   * nor the text pass through the event loop; elsewhere it is made here the same way.
+   */
+  readDocument(query: CompiledQuery, document: ReadDocument): Promise<DocumentBytes>;
   close(): Promise<void>;
 }
 
@@ -49,6 +57,18 @@ const columnKeys = new ColumnKeys();
 /** The property name the CamelCasePlugin gives a result column. */
 export function columnKey(column: string): string {
   return columnKeys.keyOf(column);
+}
+
+/** A document made on this thread of rows read here (objects with their columns in order). */
+async function documentHere(
+  rows: Promise<readonly object[]>,
+  document: ReadDocument,
+): Promise<DocumentBytes> {
+  const read = await rows;
+  const columns: unknown[][] = [];
+  for (const row of read) Object.values(row).forEach((value, c) => (columns[c] ??= []).push(value));
+  const bytes = Buffer.from(documentText(document, columns, read.length));
+  return { bytes, etag: strongEtag(bytes) };
 }
 
 /** Rows of values as objects with these keys (columnKey of each column). */
@@ -83,6 +103,11 @@ export function openDatabase(database: Config['database']): Db {
       dialect: 'postgres',
       native: { dialect: 'postgres', pool },
       readAside: async (query) => (await db.executeQuery(query)).rows,
+      readDocument: (query, document) =>
+        documentHere(
+          db.executeQuery(query).then((r) => r.rows as object[]),
+          document,
+        ),
       close: () => db.destroy(),
     };
   }
@@ -111,6 +136,14 @@ export function openDatabase(database: Config['database']): Db {
         rows.push(row as Row);
       }
       return rows;
+    },
+    readDocument: async (query, document) => {
+      if (!reads || sqlite.inTransaction)
+        return documentHere(
+          db.executeQuery(query).then((r) => r.rows as object[]),
+          document,
+        );
+      return reads.document(query.sql, query.parameters, document);
     },
     close: async () => {
       await reads?.close();

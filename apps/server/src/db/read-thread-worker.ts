@@ -2,8 +2,11 @@
 // telemetry series) on a connection of its own, so that SQLite's synchronous work on them does not
 // hold the event loop that also serves every other request. The connection only reads (query_only)
 // and sees what other connections have committed (WAL). Statements are prepared once per SQL text.
+// A read asking for a document (read-documents.ts) is answered with its finished bytes and ETag.
 import SQLite from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { strongEtag } from '../lib/etag';
+import { documentText, type ReadDocument } from './read-documents';
 import type { ReadReply, ReadRequest } from './read-thread';
 
 const port = parentPort;
@@ -54,6 +57,17 @@ function columnMajor(width: number, rows: unknown[][]): (unknown[] | Float64Arra
   return out;
 }
 
+/** The document's bytes, moved to the event loop's thread with their ETag. */
+function answerDocument(id: number, document: ReadDocument, width: number, rows: unknown[][]) {
+  const columns = Array.from({ length: width }, (_, c) => rows.map((row) => row[c]));
+  const text = Buffer.from(documentText(document, columns, rows.length));
+  // Small buffers share Node's pool: those are copied into memory of their own before moving.
+  const bytes = text.byteLength === text.buffer.byteLength ? text : new Uint8Array(text);
+  port?.postMessage({ id, bytes, etag: strongEtag(bytes) } satisfies ReadReply, [
+    bytes.buffer as ArrayBuffer,
+  ]);
+}
+
 port.on('message', (request: ReadRequest) => {
   if ('close' in request) {
     sqlite.close();
@@ -63,6 +77,10 @@ port.on('message', (request: ReadRequest) => {
   try {
     const s = statement(request.sql);
     const rows = s.all(...request.parameters) as unknown[][];
+    if (request.document) {
+      answerDocument(request.id, request.document, s.columns().length, rows);
+      return;
+    }
     const values = columnMajor(s.columns().length, rows);
     port.postMessage(
       {

@@ -2,16 +2,21 @@
 // thread, so a read of thousands of rows (a page of the leaderboard aggregates, a day of raw
 // telemetry samples) holds every other request of the process for its duration. Such reads are
 // sent here instead: compiled SQL and parameters go to a worker thread (read-thread-worker.ts) with
-// a read-only connection of its own, which answers the rows column by column. The thread starts with the
-// first read and again after a failure; reads are answered in the order they were asked.
+// a read-only connection of its own, which answers the rows column by column, or the finished
+// document made of them (read-documents.ts: its bytes and ETag). The thread starts with the first
+// read and again after a failure; reads are answered in the order they were asked.
 import { Worker } from 'node:worker_threads';
 import { tsWorkerScript } from '../lib/ts-worker';
+import type { DocumentBytes, ReadDocument } from './read-documents';
 
+/** `document`: answer the document made of the rows instead of the rows. */
 export type ReadRequest =
-  { id: number; sql: string; parameters: readonly unknown[] } | { close: true };
+  | { id: number; sql: string; parameters: readonly unknown[]; document?: ReadDocument }
+  | { close: true };
 /** `values`: the rows column by column (read-thread-worker.ts), `count` of them. */
 export type ReadReply =
   | { id: number; columns: string[]; count: number; values: (unknown[] | Float64Array)[] }
+  | { id: number; bytes: Uint8Array; etag: string }
   | { id: number; error: string }
   | { ready: true }
   | { closed: true };
@@ -36,8 +41,10 @@ export interface ReadResult {
   values: ArrayLike<unknown>[];
 }
 
+type Answer = ReadResult | DocumentBytes;
+
 interface Pending {
-  resolve: (r: ReadResult) => void;
+  resolve: (r: Answer) => void;
   reject: (e: Error) => void;
 }
 
@@ -52,16 +59,38 @@ export class SqliteReadThread {
   constructor(private readonly file: string) {}
 
   /** The rows of one read statement (SQL with `?` parameters), column by column. */
-  async all(sql: string, parameters: readonly unknown[]): Promise<ReadResult> {
+  all(sql: string, parameters: readonly unknown[]): Promise<ReadResult> {
+    return this.ask(sql, parameters) as Promise<ReadResult>;
+  }
+
+  /** The document made of one read statement's rows, finished on the thread. */
+  document(
+    sql: string,
+    parameters: readonly unknown[],
+    document: ReadDocument,
+  ): Promise<DocumentBytes> {
+    return this.ask(sql, parameters, document) as Promise<DocumentBytes>;
+  }
+
+  private async ask(
+    sql: string,
+    parameters: readonly unknown[],
+    document?: ReadDocument,
+  ): Promise<Answer> {
     if (this.closed) throw new Error('the database is closed');
     if (this.waiting >= MAX_WAITING_READS) throw new ReadsBusyError();
     this.waiting += 1;
     try {
       const worker = await (this.worker ??= this.spawn());
       const id = this.nextId++;
-      return await new Promise<ReadResult>((resolve, reject) => {
+      return await new Promise<Answer>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
-        worker.postMessage({ id, sql, parameters } satisfies ReadRequest);
+        worker.postMessage({
+          id,
+          sql,
+          parameters,
+          ...(document ? { document } : {}),
+        } satisfies ReadRequest);
       });
     } finally {
       this.waiting -= 1;
@@ -78,6 +107,12 @@ export class SqliteReadThread {
         this.pending.delete(reply.id);
         if (!p) return;
         if ('error' in reply) p.reject(new Error(reply.error));
+        // The bytes' memory was moved here with the message: wrapped, not copied.
+        else if ('bytes' in reply)
+          p.resolve({
+            bytes: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength),
+            etag: reply.etag,
+          });
         else p.resolve({ columns: reply.columns, count: reply.count, values: reply.values });
       });
       w.on('error', (err) => reject(err));

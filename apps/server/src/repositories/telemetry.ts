@@ -3,10 +3,11 @@
 // transaction that stores their packets; the satellite telemetry route and retention read and
 // prune them.
 import { sql, type Kysely } from 'kysely';
+import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
 import { withinFieldCap, type TelemetrySample } from '../telemetry/samples';
 import { insertJsonRows } from './bulk-writes';
-import { preparedRead } from './public/prepared';
+import { preparedQuery, preparedRead } from './public/prepared';
 
 export const HOUR_MS = 3_600_000;
 /**
@@ -222,24 +223,29 @@ export async function telemetryFields(
     .execute();
 }
 
-export async function telemetryField(
-  db: Kysely<Database>,
-  satellite: string,
-  field: string,
-): Promise<TelemetryFieldRow | undefined> {
-  return db
+const fieldRow = preparedRead('telemetry-field', (db, satellite: string, field: string) =>
+  db
     .selectFrom('telemetryFields')
     .select(['field', 'firstAt', 'lastAt', 'samples'])
     .where('satellite', '=', satellite)
-    .where('field', '=', field)
-    .executeTakeFirst();
+    .where('field', '=', field),
+);
+
+/** One field of a satellite (asked by every series request: a statement prepared once). */
+export async function telemetryField(
+  database: Db,
+  satellite: string,
+  field: string,
+): Promise<TelemetryFieldRow | undefined> {
+  return (await fieldRow(database, satellite, field))[0];
 }
 
 /**
- * Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key, as a
- * statement prepared once per database; up to TELEMETRY_MAX_RAW_POINTS rows, so read aside.
+ * Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key, compiled
+ * once per database; up to TELEMETRY_MAX_RAW_POINTS rows, so read aside (Db.readDocument). The
+ * columns are what series-documents.ts reads: at, value.
  */
-export const rawSamples = preparedRead(
+export const rawSamples = preparedQuery(
   'telemetry-raw',
   (db, satellite: string, field: string, from: number, to: number, limit: number) =>
     db
@@ -251,11 +257,13 @@ export const rawSamples = preparedRead(
       .where('at', '<=', to)
       .orderBy('at')
       .limit(limit),
-  { aside: true },
 );
 
-/** Rollup buckets starting in [from, to], oldest first: one range of the primary key. */
-export const rollups = preparedRead(
+/**
+ * Rollup buckets starting in [from, to], oldest first: one range of the primary key. The columns
+ * are what series-documents.ts reads: start, min, max, sum, count.
+ */
+export const rollups = preparedQuery(
   'telemetry-rollups',
   (db, satellite: string, field: string, bucket: RollupBucket, from: number, to: number) =>
     db
@@ -267,7 +275,6 @@ export const rollups = preparedRead(
       .where('start', '>=', from)
       .where('start', '<=', to)
       .orderBy('start'),
-  { aside: true },
 );
 
 /** Fields in key order after `after` (a `satellite\nfield` key), for retention's rounds. */
