@@ -9,9 +9,24 @@ import { Worker } from 'node:worker_threads';
 import { tsWorkerScript } from '../lib/ts-worker';
 import type { DocumentBytes, ReadDocument } from './read-documents';
 
-/** `document`: answer the document made of the rows instead of the rows. */
+/** One column of a read as a statement of its own (SQL with `?` parameters). */
+export interface ColumnRead {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/**
+ * `document`: answer the document made of the rows instead of the rows; `columns`: read its
+ * columns with these one-column statements instead of `sql` (the same rows, column by column).
+ */
 export type ReadRequest =
-  | { id: number; sql: string; parameters: readonly unknown[]; document?: ReadDocument }
+  | {
+      id: number;
+      sql: string;
+      parameters: readonly unknown[];
+      document?: ReadDocument;
+      columns?: readonly ColumnRead[];
+    }
   | { close: true };
 /** `values`: the rows column by column (read-thread-worker.ts), `count` of them. */
 export type ReadReply =
@@ -63,19 +78,24 @@ export class SqliteReadThread {
     return this.ask(sql, parameters) as Promise<ReadResult>;
   }
 
-  /** The document made of one read statement's rows, finished on the thread. */
+  /**
+   * The document made of one read statement's rows, finished on the thread; its columns read by
+   * `columns` when given (one statement each, in one snapshot).
+   */
   document(
     sql: string,
     parameters: readonly unknown[],
     document: ReadDocument,
+    columns?: readonly ColumnRead[],
   ): Promise<DocumentBytes> {
-    return this.ask(sql, parameters, document) as Promise<DocumentBytes>;
+    return this.ask(sql, parameters, document, columns) as Promise<DocumentBytes>;
   }
 
   private async ask(
     sql: string,
     parameters: readonly unknown[],
     document?: ReadDocument,
+    columns?: readonly ColumnRead[],
   ): Promise<Answer> {
     if (this.closed) throw new Error('the database is closed');
     if (this.waiting >= MAX_WAITING_READS) throw new ReadsBusyError();
@@ -90,6 +110,7 @@ export class SqliteReadThread {
           sql,
           parameters,
           ...(document ? { document } : {}),
+          ...(columns ? { columns } : {}),
         } satisfies ReadRequest);
       });
     } finally {

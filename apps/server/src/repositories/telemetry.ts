@@ -2,7 +2,7 @@
 // rollups. The ingest and the packet import store samples with storeTelemetrySamples in the
 // transaction that stores their packets; the satellite telemetry route and retention read and
 // prune them.
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
 import { withinFieldCap, type TelemetrySample } from '../telemetry/samples';
@@ -240,24 +240,42 @@ export async function telemetryField(
   return (await fieldRow(database, satellite, field))[0];
 }
 
-/**
- * Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key, compiled
- * once per database; up to TELEMETRY_MAX_RAW_POINTS rows, so read aside (Db.readDocument). The
- * columns are what series-documents.ts reads: at, value.
- */
-export const rawSamples = preparedQuery(
-  'telemetry-raw',
-  (db, satellite: string, field: string, from: number, to: number, limit: number) =>
-    db
-      .selectFrom('telemetrySamples')
-      .select(['at', 'value'])
-      .where('satellite', '=', satellite)
-      .where('field', '=', field)
-      .where('at', '>=', from)
-      .where('at', '<=', to)
-      .orderBy('at')
-      .limit(limit),
+/** Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key. */
+type RawRange = [satellite: string, field: string, from: number, to: number, limit: number];
+const rawRange = (db: Kysely<Database>, ...[satellite, field, from, to, limit]: RawRange) =>
+  db
+    .selectFrom('telemetrySamples')
+    .where('satellite', '=', satellite)
+    .where('field', '=', field)
+    .where('at', '>=', from)
+    .where('at', '<=', to)
+    .orderBy('at')
+    .limit(limit);
+
+const rawQuery = preparedQuery('telemetry-raw', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select(['at', 'value']),
 );
+const rawTimes = preparedQuery('telemetry-raw-at', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select('at'),
+);
+const rawValues = preparedQuery('telemetry-raw-value', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select('value'),
+);
+
+/**
+ * The read of raw samples in [from, to], oldest first, at most `limit` (up to
+ * TELEMETRY_MAX_RAW_POINTS rows, so read aside: Db.readDocument), compiled once per database; its
+ * columns (at, value, what series-documents.ts reads) also as a statement each.
+ */
+export function rawSamples(
+  database: Db,
+  ...range: RawRange
+): { query: CompiledQuery; columns: CompiledQuery[] } {
+  return {
+    query: rawQuery(database, ...range),
+    columns: [rawTimes(database, ...range), rawValues(database, ...range)],
+  };
+}
 
 /**
  * Rollup buckets starting in [from, to], oldest first: one range of the primary key. The columns

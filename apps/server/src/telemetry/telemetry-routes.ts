@@ -84,7 +84,7 @@ export async function seriesRead(
   satellite: string,
   q: TelemetryQuery,
   field?: TelemetryFieldRow,
-): Promise<{ head: SeriesHead; query: CompiledQuery }> {
+): Promise<{ head: SeriesHead; query: CompiledQuery; columns?: CompiledQuery[] }> {
   const info = field ?? (await telemetryField(database, satellite, q.field));
   if (!info) throw await missingField(database, satellite, q.field);
   const to = q.to ?? info.lastAt;
@@ -98,7 +98,7 @@ export async function seriesRead(
     return {
       head,
       // One more than kept: its presence says the answer was truncated.
-      query: rawSamples(database, satellite, q.field, from, to, TELEMETRY_MAX_RAW_POINTS + 1),
+      ...rawSamples(database, satellite, q.field, from, to, TELEMETRY_MAX_RAW_POINTS + 1),
     };
   const size = bucket === 'hour' ? HOUR_MS : DAY_MS;
   return {
@@ -159,21 +159,23 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
         if (!info) throw await missingField(ctx.database, name, q.field);
         const key = [name, q.field, q.from, q.to, q.bucket].join('\n');
         const doc = await kept.get(key, info, async () => {
-          const { head, query } = await seriesRead(ctx.database, name, q, info);
+          const { head, query, columns } = await seriesRead(ctx.database, name, q, info);
           // Read, made into JSON and hashed aside (on SQLite's read thread).
-          const { bytes, etag } = await ctx.database.readDocument(query, {
-            name: 'telemetry-json',
-            context: head,
-          });
+          const { bytes, etag } = await ctx.database.readDocument(
+            query,
+            { name: 'telemetry-json', context: head },
+            { columns },
+          );
           return FastBody.finished(bytes, etag);
         });
         return sendFast(req, reply, doc);
       }
-      const { head, query } = await seriesRead(ctx.database, name, q);
-      const { bytes } = await ctx.database.readDocument(query, {
-        name: 'telemetry-csv',
-        context: head,
-      });
+      const { head, query, columns } = await seriesRead(ctx.database, name, q);
+      const { bytes } = await ctx.database.readDocument(
+        query,
+        { name: 'telemetry-csv', context: head },
+        { columns },
+      );
       const file = `${head.satellite}-${head.field}-${head.bucket}`.replace(
         /[^A-Za-z0-9_.-]/g,
         '_',
