@@ -291,8 +291,9 @@ async function withTarget(
   if (target.kind === 'sqlite') {
     const db = new Database(target.file);
     // Nobody else has the file open while it is seeded: pages go straight into it, once, instead
-    // of into the WAL and again into the file at every checkpoint. The server finds it in WAL mode.
-    db.pragma('journal_mode = OFF');
+    // of into the WAL and again into the file at every checkpoint (the rollback journal stays in
+    // memory; better-sqlite3's defensive mode refuses OFF). The server finds it in WAL mode.
+    db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
     // Index pages stay in memory between transactions instead of being read back from the file.
     db.pragma(`cache_size = -${SQLITE_SEED_CACHE_KIB}`);

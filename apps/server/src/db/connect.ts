@@ -1,4 +1,5 @@
 // Opens the database for either dialect behind one Kysely instance.
+import { availableParallelism } from 'node:os';
 import SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
@@ -13,7 +14,7 @@ import pg from 'pg';
 import type { Config } from '../config';
 import { strongEtag } from '../lib/etag';
 import { documentText, type DocumentBytes, type ReadDocument } from './read-documents';
-import { SqliteReadThread } from './read-thread';
+import { SqliteReadThreads, readThreadsFor } from './read-thread';
 import type { Database } from './schema';
 
 // int8 (bigint: epoch ms, counters) and COUNT() come back from pg as strings; every value we keep in
@@ -126,7 +127,9 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new ImmediateSqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
-  const reads = sqlite.memory ? null : new SqliteReadThread(sqlite.name);
+  const reads = sqlite.memory
+    ? null
+    : new SqliteReadThreads(sqlite.name, readThreadsFor(availableParallelism()));
   return {
     db,
     dialect: 'sqlite',
