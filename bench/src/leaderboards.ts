@@ -7,6 +7,7 @@
 // the same bytes answered from memory by a bare node:http process over the same connections (the
 // ceiling, bench/src/api-ceiling.ts). Writes bench/results/leaderboards.json.
 //   npm run bench:leaderboards -- [--packets 1000000] [--stations 10000] [--seconds 10]
+//     [--profile-server DIR]  (the server's V8 CPU profile, node --cpu-prof, into DIR)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,8 +30,13 @@ const { values } = parseArgs({
     days: { type: 'string', default: '40' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    'profile-server': { type: 'string' },
   },
 });
+/** A directory for the server process's V8 CPU profile (node --cpu-prof), written as it stops. */
+const PROFILE = values['profile-server']
+  ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-server']}`]
+  : [];
 const STATIONS = Number(values.stations);
 const PACKETS = Number(values.packets);
 const DAYS = Number(values.days);
@@ -135,7 +141,7 @@ async function main(): Promise<void> {
     console.log(`migration 0015 (backfill) on ${PACKETS} packets: ${backfillMs} ms`);
 
     const port = await freePort();
-    const server = startTsProcess(['apps/server/src/main.ts'], {
+    const server = startTsProcess([...PROFILE, 'apps/server/src/main.ts'], {
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

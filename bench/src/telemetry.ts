@@ -12,6 +12,7 @@
 // is GET /healthz of the same process. Writes bench/results/telemetry.json.
 //   npm run bench:telemetry -- [--per-day 5000] [--fields 10] [--seconds 5] [--connections 10]
 //                              [--stations 100] [--rate 1000]
+//                              [--profile-server DIR]  (V8 CPU profiles of the server, one per phase)
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -43,8 +44,13 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     stations: { type: 'string', default: '100' },
     rate: { type: 'string', default: '1000' },
+    'profile-server': { type: 'string' },
   },
 });
+/** A directory for the server processes' V8 CPU profiles (node --cpu-prof), written as they stop. */
+const PROFILE = values['profile-server']
+  ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-server']}`]
+  : [];
 const PER_DAY = Number(values['per-day']);
 const FIELDS = Number(values.fields);
 const SECONDS = Number(values.seconds);
@@ -236,7 +242,7 @@ async function phase(
 ): Promise<PhaseResult> {
   const port = await freePort();
   const mqttPort = await freePort();
-  const server = startTsProcess(['apps/server/src/main.ts'], {
+  const server = startTsProcess([...PROFILE, 'apps/server/src/main.ts'], {
     ...env,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -95,3 +95,72 @@ describe('DocumentCache with a rebuild interval', () => {
     expect(count()).toBe(5);
   });
 });
+
+describe('DocumentCache past the TTL', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers entries past their TTL at once and refreshes them behind, a few at a time', async () => {
+    const cache = new DocumentCache<number, string>(60_000, 1_000, { maxRefreshes: 3 });
+    let running = 0;
+    let most = 0;
+    let builds = 0;
+    const build = (key: number, round: string) => async () => {
+      builds += 1;
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      running -= 1;
+      return `${key} ${round}`;
+    };
+    // A burst of first requests: a hundred entries built together...
+    await Promise.all(
+      Array.from({ length: 100 }, (_, k) => {
+        const first = cache.get(k, build(k, 'first'));
+        return vi.advanceTimersByTimeAsync(10).then(() => first);
+      }),
+    );
+    expect(builds).toBe(100);
+    most = 0;
+    // ...expire together: each is still answered at once, by get and by peek with a refresh.
+    vi.advanceTimersByTime(60_001);
+    for (let k = 0; k < 100; k++) {
+      const answer =
+        k % 2 === 0 ? cache.peek(k, build(k, 'second')) : await cache.get(k, build(k, 'second'));
+      expect(answer).toBe(`${k} first`);
+    }
+    // Without a way to refresh it, peek leaves an entry past its TTL to get.
+    expect(cache.peek(0)).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(builds).toBe(200);
+    expect(most).toBe(3);
+    for (let k = 0; k < 100; k++) expect(cache.peek(k)).toBe(`${k} second`);
+  });
+
+  it('skips a refresh that an event made needless while it waited', async () => {
+    const cache = new DocumentCache<number, number>(60_000, 10, { maxRefreshes: 1 });
+    let builds = 0;
+    const build = async () => {
+      builds += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return builds;
+    };
+    for (const k of [1, 2]) {
+      const first = cache.get(k, build);
+      await vi.advanceTimersByTimeAsync(10);
+      await first;
+    }
+    vi.advanceTimersByTime(60_001);
+    expect(cache.peek(1, build)).toBe(1);
+    expect(cache.peek(2, build)).toBe(2);
+    // Entry 2 is dropped while entry 1's refresh runs: the next request for it builds it afresh.
+    cache.invalidate(2);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(builds).toBe(3);
+    expect(cache.peek(2, build)).toBeUndefined();
+  });
+});

@@ -18,7 +18,7 @@ import { createNetworkPart } from '../src/network/part';
 import { planBatch, type WriteOp } from '../src/network/ingest/plan-batch';
 import { writesOf } from '../src/network/ingest/batch-store';
 import { writeBatch } from '../src/network/ingest/write-batch';
-import { LeaderboardReader } from '../src/public-api/leaderboards/aggregates';
+import { LeaderboardReader, topValues } from '../src/public-api/leaderboards/aggregates';
 import { readLeaderboard } from '../src/public-api/leaderboards/service';
 import { readCounters } from '../src/repositories/counters';
 import realFrames from '../src/simulator/real-frames.json';
@@ -91,6 +91,23 @@ async function writeOldReceptions(
 }
 
 const brief = (e: LeaderboardEntry) => [e.rank, e.station?.name ?? e.satellite?.name, e.value];
+
+describe('the top of a board', () => {
+  it('is the head of the whole board sorted, higher values first and equal ones by id, without the empty ones', () => {
+    // Ten thousand stations with few distinct values (many ties), some with nothing.
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const values = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `Station_${next() % 100_000}_${i}`,
+      value: next() % 50,
+    }));
+    const sorted = values
+      .filter((v) => v.value > 0)
+      .sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const n of [1, 10, 100, 200, 20_000])
+      expect(topValues(values, n)).toEqual(sorted.slice(0, n));
+  });
+});
 
 describe.each(DIALECTS)('leaderboards on %s', (dialect) => {
   let server: TestServer;

@@ -13,7 +13,8 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNetworkPart } from '../src/network/part';
 import { CLOSED_PACKET_TTL_S } from '../src/public-api/packet/service';
-import { PreparedBody } from '../src/public-api/http-cache';
+import { STATION_PAGE_TTL_MS } from '../src/public-api/station/service';
+import { FastBody, PreparedBody } from '../src/public-api/http-cache';
 import { PACKET_LIST_MIN_REBUILD_MS, latestPacketsOf } from '../src/read-models/latest-packets';
 import { STATION_LIST_MIN_REBUILD_MS } from '../src/read-models/station-list';
 import { loggedInUser } from './accounts-support';
@@ -278,5 +279,50 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     const after = await get(`/v1/station/${id}`);
     expect(StationResponseSchema.parse(after.json()).description).toBe('Moved to the roof');
     expect(after.headers.etag).not.toBe(etag);
+  });
+
+  it('refreshes a station page past its TTL behind the kept one: the same document while nothing changed, an unannounced change after', async () => {
+    const id = await buildStation(server.ctx.database.db, {
+      userId: user.id,
+      name: 'Refresh_GS',
+      description: `Helical antenna on a mast. `.repeat(60),
+    });
+    const first = await get(`/v1/station/${id}`, { 'accept-encoding': 'br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    const realNow = performance.now.bind(performance);
+    let ahead = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + ahead);
+    const built = vi.spyOn(FastBody, 'of');
+    try {
+      // Past the TTL with nothing changed: answered at once, and the refresh keeps the document.
+      ahead = STATION_PAGE_TTL_MS + 1_000;
+      const stale = await get(`/v1/station/${id}`, { 'accept-encoding': 'br' });
+      expect(stale.rawPayload.equals(first.rawPayload)).toBe(true);
+      const text = brotliDecompressSync(first.rawPayload).toString();
+      await vi.waitFor(() => expect(built.mock.calls.some(([t]) => t === text)).toBe(true));
+      const call = built.mock.calls.findIndex(([t]) => t === text);
+      const kept = built.mock.results[call]?.value as FastBody;
+      expect(built.mock.calls[call]?.[1]).toBe(kept);
+      const again = await get(`/v1/station/${id}`, { 'accept-encoding': 'br' });
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+
+      // A change nobody announced shows once the TTL has passed again.
+      await server.ctx.database.db
+        .updateTable('stations')
+        .set({ description: 'Moved to the roof' })
+        .where('id', '=', id)
+        .execute();
+      expect((await get(`/v1/station/${id}`)).headers.etag).toBe(first.headers.etag);
+      ahead += STATION_PAGE_TTL_MS + 1_000;
+      await vi.waitFor(async () => {
+        const now = await get(`/v1/station/${id}`);
+        expect(StationResponseSchema.parse(now.json()).description).toBe('Moved to the roof');
+        expect(now.headers.etag).not.toBe(first.headers.etag);
+      });
+    } finally {
+      built.mockRestore();
+      clock.mockRestore();
+    }
   });
 });

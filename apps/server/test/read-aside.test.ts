@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/connect';
-import { MAX_WAITING_READS } from '../src/db/read-thread';
+import { MAX_WAITING_READS, SqliteReadThreads, readThreadsFor } from '../src/db/read-thread';
 import { migrateToLatest } from '../src/db/migrate';
 import { buildStation, buildUser } from './factories';
 import { DIALECTS, testEnv, type TestEnv } from './harness';
@@ -104,6 +104,42 @@ describe.each(DIALECTS)('reads aside on %s', (dialect) => {
       expect(outcomes.filter((o) => o === 'READS_BUSY')).toHaveLength(1);
       expect(outcomes.filter((o) => o === 3)).toHaveLength(MAX_WAITING_READS);
       expect(await database.readAside(stations().compile())).toHaveLength(3);
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    'answers a short read beside a long one on a second thread, and a read of each thread after one of them failed',
+    async () => {
+      expect([readThreadsFor(1), readThreadsFor(2), readThreadsFor(16)]).toEqual([1, 2, 2]);
+      const config = env.config.database;
+      if (config.kind !== 'sqlite') throw new Error('sqlite only');
+      const threads = new SqliteReadThreads(config.file, 2);
+      try {
+        const names = stations().compile();
+        const long =
+          sql`with recursive c(i) as (select 1 union all select i + 1 from c where i < 3000000) select count(*) as n from c`.compile(
+            db(),
+          );
+        const order: string[] = [];
+        const first = threads.all(long.sql, long.parameters).then(() => order.push('long'));
+        const second = threads.all(names.sql, names.parameters).then((r) => {
+          order.push('short');
+          return r.count;
+        });
+        expect(await second).toBe(3);
+        await first;
+        // One thread would have answered in the order asked.
+        expect(order).toEqual(['short', 'long']);
+        await expect(threads.all('select * from no_such_table', [])).rejects.toThrow(
+          /no_such_table/,
+        );
+        const counts = await Promise.all(
+          [1, 2, 3, 4].map(async () => (await threads.all(names.sql, names.parameters)).count),
+        );
+        expect(counts).toEqual([3, 3, 3, 3]);
+      } finally {
+        await threads.close();
+      }
     },
   );
 });

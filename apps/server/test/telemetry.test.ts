@@ -3,6 +3,7 @@
 // field; GET /v1/satellite/{name}/telemetry answers a field raw or as min/avg/max per hour or day,
 // as JSON or CSV, and refuses what it cannot answer with 400/404; a payload with endless numbers
 // cannot grow a satellite's fields without bound; retention prunes old raw samples and hours.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -13,7 +14,9 @@ import {
   TelemetrySeriesResponseSchema,
   type TelemetrySeries,
 } from '@tinygs/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WAITING_READS } from '../src/db/read-thread';
 import { REPO_ROOT } from '../src/config';
 import { importLiveDocument, readLiveDocument } from '../src/importer/live-document';
 import { createNetworkPart } from '../src/network/part';
@@ -206,6 +209,103 @@ describe.each(DIALECTS)('telemetry series on %s', (dialect) => {
     expect(daily.headers['content-type']).toMatch(/^text\/csv/);
     expect(daily.body.split('\n')[0]).toBe('time,min,avg,max,count');
   });
+
+  it('answers the JSON of the stored rows byte for byte, with the SHA-1 ETag of those bytes, and 304 for it', async () => {
+    const field = 'payload.batteryVolts';
+    const head = (bucket: string, from: number, to: number) => ({
+      satellite: 'SATLLA-2B',
+      field,
+      bucket,
+      from,
+      to,
+    });
+    // The answers as the route built them on the event loop before: the series object, in order.
+    const from = last - DAY_MS;
+    const raw = await db()
+      .selectFrom('telemetrySamples')
+      .select(['at', 'value'])
+      .where('satellite', '=', 'SATLLA-2B')
+      .where('field', '=', field)
+      .where('at', '>=', from)
+      .where('at', '<=', last)
+      .orderBy('at')
+      .execute();
+    const hourFrom = first - 1;
+    const hours = await db()
+      .selectFrom('telemetryRollups')
+      .select(['start', 'min', 'max', 'sum', 'count'])
+      .where('satellite', '=', 'SATLLA-2B')
+      .where('field', '=', field)
+      .where('bucket', '=', 'hour')
+      .where('start', '>=', Math.floor(hourFrom / 3_600_000) * 3_600_000)
+      .where('start', '<=', last)
+      .orderBy('start')
+      .execute();
+    expect(raw.length).toBeGreaterThan(10);
+    expect(hours.length).toBeGreaterThan(10);
+    const cases: [string, string][] = [
+      [
+        `field=${field}&from=${from}&to=${last}`,
+        JSON.stringify({
+          ...head('raw', from, last),
+          t: raw.map((r) => r.at),
+          avg: raw.map((r) => r.value),
+          truncated: false,
+        }),
+      ],
+      [
+        `field=${field}&from=${hourFrom}&to=${last}&bucket=hour`,
+        JSON.stringify({
+          ...head('hour', hourFrom, last),
+          t: hours.map((r) => r.start),
+          avg: hours.map((r) => r.sum / r.count),
+          min: hours.map((r) => r.min),
+          max: hours.map((r) => r.max),
+          count: hours.map((r) => r.count),
+          truncated: false,
+        }),
+      ],
+    ];
+    for (const [query, body] of cases) {
+      const url = `/v1/satellite/SATLLA-2B/telemetry?${query}`;
+      const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+      const res = await get(url);
+      expect(res.body).toBe(body);
+      expect(res.headers.etag).toBe(etag);
+      // Kept: the same document again, and nothing to send to a client that has it.
+      expect((await get(url)).headers.etag).toBe(etag);
+      const revalidated = await get(url, { 'if-none-match': etag });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+    }
+  });
+
+  it.runIf(dialect === 'sqlite')(
+    'answers 503 while every place at the read thread is taken, never 500, and the series once they are done',
+    async () => {
+      // Reads that keep the read thread busy for a while, filling every waiting place.
+      const long = sql<{
+        n: number;
+      }>`with recursive c(i) as (select 1 union all select i + 1 from c where i < 50000) select count(*) as n from c`.compile(
+        db(),
+      );
+      const busy = Array.from({ length: MAX_WAITING_READS }, () =>
+        server.ctx.database.readAside(long),
+      );
+      // A window nobody asked for yet: its answer is read, not kept.
+      const url = `/v1/satellite/SATLLA-2B/telemetry?field=payload.batteryVolts&from=${first}&to=${first + DAY_MS}`;
+      try {
+        const refused = await get(url);
+        expect(refused.statusCode).toBe(503);
+        expect(refused.json()).toEqual({ error: 'The server is busy. Please try again shortly.' });
+      } finally {
+        await Promise.all(busy);
+      }
+      const answered = await get(url);
+      expect(answered.statusCode).toBe(200);
+      expect(TelemetrySeriesResponseSchema.parse(answered.json()).t.length).toBeGreaterThan(0);
+    },
+  );
 
   it('refuses what it cannot answer with 400 or 404, never 500', async () => {
     const base = '/v1/satellite/SATLLA-2B/telemetry';

@@ -1,4 +1,5 @@
 // Opens the database for either dialect behind one Kysely instance.
+import { availableParallelism } from 'node:os';
 import SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
@@ -11,7 +12,9 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
-import { SqliteReadThread } from './read-thread';
+import { strongEtag } from '../lib/etag';
+import { documentText, type DocumentBytes, type ReadDocument } from './read-documents';
+import { SqliteReadThreads, readThreadsFor } from './read-thread';
 import type { Database } from './schema';
 
 // int8 (bigint: epoch ms, counters) and COUNT() come back from pg as strings; every value we keep in
@@ -36,6 +39,18 @@ export interface Db {
    * the camelCase keys of every other read.
    */
   readAside<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
+  /**
+   * A long read's rows made into a finished document (read-documents.ts), aside as readAside runs:
+   * on SQLite the read thread makes it and hands over its bytes and ETag, so neither the rows
+   * nor the text pass through the event loop; elsewhere it is made here the same way. `columns`:
+   * the same rows as one-column statements, which the read thread reads instead (plain values
+   * rather than an array per row; cheaper for thousands of rows).
+   */
+  readDocument(
+    query: CompiledQuery,
+    document: ReadDocument,
+    options?: { columns?: readonly CompiledQuery[] },
+  ): Promise<DocumentBytes>;
   close(): Promise<void>;
 }
 
@@ -49,6 +64,18 @@ const columnKeys = new ColumnKeys();
 /** The property name the CamelCasePlugin gives a result column. */
 export function columnKey(column: string): string {
   return columnKeys.keyOf(column);
+}
+
+/** A document made on this thread of rows read here (objects with their columns in order). */
+async function documentHere(
+  rows: Promise<readonly object[]>,
+  document: ReadDocument,
+): Promise<DocumentBytes> {
+  const read = await rows;
+  const columns: unknown[][] = [];
+  for (const row of read) Object.values(row).forEach((value, c) => (columns[c] ??= []).push(value));
+  const bytes = Buffer.from(documentText(document, columns, read.length));
+  return { bytes, etag: strongEtag(bytes) };
 }
 
 /** Rows of values as objects with these keys (columnKey of each column). */
@@ -83,6 +110,11 @@ export function openDatabase(database: Config['database']): Db {
       dialect: 'postgres',
       native: { dialect: 'postgres', pool },
       readAside: async (query) => (await db.executeQuery(query)).rows,
+      readDocument: (query, document) =>
+        documentHere(
+          db.executeQuery(query).then((r) => r.rows as object[]),
+          document,
+        ),
       close: () => db.destroy(),
     };
   }
@@ -95,7 +127,9 @@ export function openDatabase(database: Config['database']): Db {
     dialect: new ImmediateSqliteDialect({ database: sqlite }),
     plugins: [new CamelCasePlugin()],
   });
-  const reads = sqlite.memory ? null : new SqliteReadThread(sqlite.name);
+  const reads = sqlite.memory
+    ? null
+    : new SqliteReadThreads(sqlite.name, readThreadsFor(availableParallelism()));
   return {
     db,
     dialect: 'sqlite',
@@ -111,6 +145,15 @@ export function openDatabase(database: Config['database']): Db {
         rows.push(row as Row);
       }
       return rows;
+    },
+    readDocument: async (query, document, options) => {
+      if (!reads || sqlite.inTransaction)
+        return documentHere(
+          db.executeQuery(query).then((r) => r.rows as object[]),
+          document,
+        );
+      const columns = options?.columns?.map(({ sql, parameters }) => ({ sql, parameters }));
+      return reads.document(query.sql, query.parameters, document, columns);
     },
     close: async () => {
       await reads?.close();

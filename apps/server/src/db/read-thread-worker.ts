@@ -2,9 +2,12 @@
 // telemetry series) on a connection of its own, so that SQLite's synchronous work on them does not
 // hold the event loop that also serves every other request. The connection only reads (query_only)
 // and sees what other connections have committed (WAL). Statements are prepared once per SQL text.
+// A read asking for a document (read-documents.ts) is answered with its finished bytes and ETag.
 import SQLite from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ReadReply, ReadRequest } from './read-thread';
+import { strongEtag } from '../lib/etag';
+import { documentText, type ReadDocument } from './read-documents';
+import type { ColumnRead, ReadReply, ReadRequest } from './read-thread';
 
 const port = parentPort;
 if (!port) throw new Error('the SQLite read thread must run as a worker thread');
@@ -20,17 +23,28 @@ sqlite.pragma('wal_autocheckpoint = 0');
 const MAX_STATEMENTS = 64;
 const statements = new Map<string, SQLite.Statement>();
 
-function statement(text: string): SQLite.Statement {
-  let s = statements.get(text);
+/** A statement answering rows as arrays, or (`pluck`) a one-column one answering plain values. */
+function statement(text: string, pluck = false): SQLite.Statement {
+  const key = pluck ? `pluck\n${text}` : text;
+  let s = statements.get(key);
   if (!s) {
     s = sqlite.prepare(text);
     if (!s.reader) throw new Error('the read thread runs reads only');
-    s.raw(true);
+    if (pluck) s.pluck(true);
+    else s.raw(true);
     if (statements.size >= MAX_STATEMENTS) statements.clear();
-    statements.set(text, s);
+    statements.set(key, s);
   }
   return s;
 }
+
+/**
+ * One statement per column, each answering plain values (no array per row, which costs more than
+ * reading the row), all in one read transaction: one snapshot, so the columns line up.
+ */
+const readColumns = sqlite.transaction((columns: readonly ColumnRead[]) =>
+  columns.map(({ sql, parameters }) => statement(sql, true).all(...parameters)),
+);
 
 /**
  * The rows column by column, a column of numbers only as a Float64Array (moved, not copied): cloning
@@ -54,6 +68,21 @@ function columnMajor(width: number, rows: unknown[][]): (unknown[] | Float64Arra
   return out;
 }
 
+/** The document's bytes, moved to the event loop's thread with their ETag. */
+function answerDocument(
+  id: number,
+  document: ReadDocument,
+  columns: readonly unknown[][],
+  count: number,
+) {
+  const text = Buffer.from(documentText(document, columns, count));
+  // Small buffers share Node's pool: those are copied into memory of their own before moving.
+  const bytes = text.byteLength === text.buffer.byteLength ? text : new Uint8Array(text);
+  port?.postMessage({ id, bytes, etag: strongEtag(bytes) } satisfies ReadReply, [
+    bytes.buffer as ArrayBuffer,
+  ]);
+}
+
 port.on('message', (request: ReadRequest) => {
   if ('close' in request) {
     sqlite.close();
@@ -61,8 +90,21 @@ port.on('message', (request: ReadRequest) => {
     return;
   }
   try {
+    if (request.document && request.columns) {
+      const columns = readColumns(request.columns);
+      const count = columns[0]?.length ?? 0;
+      if (columns.some((c) => c.length !== count)) throw new Error('columns of unequal length');
+      answerDocument(request.id, request.document, columns, count);
+      return;
+    }
     const s = statement(request.sql);
     const rows = s.all(...request.parameters) as unknown[][];
+    if (request.document) {
+      const width = s.columns().length;
+      const columns = Array.from({ length: width }, (_, c) => rows.map((row) => row[c]));
+      answerDocument(request.id, request.document, columns, rows.length);
+      return;
+    }
     const values = columnMajor(s.columns().length, rows);
     port.postMessage(
       {

@@ -13,6 +13,15 @@
 // served as it is while one rebuild runs behind it once the interval has passed. An answer then
 // lags the newest event by at most the interval plus one build. A finished build is always kept
 // when it is newer than the entry, even if an event overtook it (it is kept as dropped).
+//
+// Entries past their TTL are refreshed behind the kept one, at most `maxRefreshes` at once per
+// cache, the others waiting their turn: many entries built together (a burst of first requests,
+// a restart) expire together, and rebuilding them all at once would queue thousands of reads
+// before every other query of the process (PostgreSQL's pool has ten connections). A refresh
+// that an event or a request's own rebuild made needless by its turn is skipped.
+
+/** Refreshes of entries past their TTL running at once per cache, unless the cache sets its own. */
+const DEFAULT_MAX_REFRESHES = 4;
 
 interface Entry<T> {
   value: T;
@@ -34,11 +43,14 @@ export class DocumentCache<K, T> {
 
   /** keys with a rebuild scheduled for the end of their interval */
   private readonly scheduled = new Set<K>();
+  /** entries past their TTL waiting for a refresh, oldest first, and refreshes running */
+  private readonly refreshes = new Map<K, () => Promise<T>>();
+  private refreshing = 0;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
-    private readonly options: { minRebuildMs?: number } = {},
+    private readonly options: { minRebuildMs?: number; maxRefreshes?: number } = {},
   ) {}
 
   private generationOf(key: K): number {
@@ -55,13 +67,17 @@ export class DocumentCache<K, T> {
   }
 
   /**
-   * The kept document for `key` when `get` would answer it at once without a rebuild (current
-   * and within its TTL), else undefined: lets a hot read answer without awaiting anything.
+   * The kept document for `key` when `get` would answer it at once: current (no event since it
+   * was built) and within its TTL, or past it when `refresh` is given (which then refreshes it
+   * behind the answer, as `get` does); else undefined. Lets a hot read answer without awaiting.
    */
-  peek(key: K): T | undefined {
+  peek(key: K, refresh?: () => Promise<T>): T | undefined {
     const entry = this.entries.get(key);
     if (!entry || entry.generation !== this.generationOf(key)) return undefined;
-    if (performance.now() - entry.builtAt > this.ttlMs) return undefined;
+    if (performance.now() - entry.builtAt > this.ttlMs) {
+      if (!refresh) return undefined;
+      this.refresh(key, refresh);
+    }
     return entry.value;
   }
 
@@ -77,10 +93,8 @@ export class DocumentCache<K, T> {
   get(key: K, build: () => Promise<T>): Promise<T> {
     const entry = this.entries.get(key);
     if (entry && entry.generation === this.generationOf(key)) {
-      if (performance.now() - entry.builtAt > this.ttlMs) {
-        // Served stale for the one build's duration; a failure is reported to the next caller.
-        this.rebuild(key, build).catch(() => undefined);
-      }
+      // Served past its TTL until its refresh is done.
+      if (performance.now() - entry.builtAt > this.ttlMs) this.refresh(key, build);
       return Promise.resolve(entry.value);
     }
     const minRebuildMs = this.options.minRebuildMs ?? 0;
@@ -92,6 +106,34 @@ export class DocumentCache<K, T> {
       }
     }
     return this.rebuild(key, build);
+  }
+
+  /** Queues one refresh of `key` (past its TTL) unless one is queued or a build is running. */
+  private refresh(key: K, build: () => Promise<T>): void {
+    if (this.refreshes.has(key) || this.building.has(key)) return;
+    this.refreshes.set(key, build);
+    this.nextRefreshes();
+  }
+
+  /** Starts queued refreshes while fewer than `maxRefreshes` run. */
+  private nextRefreshes(): void {
+    const max = this.options.maxRefreshes ?? DEFAULT_MAX_REFRESHES;
+    for (const [key, build] of this.refreshes) {
+      if (this.refreshing >= max) return;
+      this.refreshes.delete(key);
+      const entry = this.entries.get(key);
+      // Dropped by an event since (the next request rebuilds it), or built again meanwhile.
+      if (!entry || entry.generation !== this.generationOf(key)) continue;
+      if (performance.now() - entry.builtAt <= this.ttlMs) continue;
+      this.refreshing += 1;
+      // A failure is reported to the next caller that waits for a build.
+      void this.rebuild(key, build)
+        .catch(() => undefined)
+        .finally(() => {
+          this.refreshing -= 1;
+          this.nextRefreshes();
+        });
+    }
   }
 
   /** One rebuild of `key` after `delayMs` (and after any build still running). */

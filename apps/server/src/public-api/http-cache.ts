@@ -6,7 +6,6 @@
 // are compressed here at that fast level (on the libuv pool when large, so a big answer does not
 // hold the event loop), so their routes need none of @fastify/compress's per-request hooks (those
 // routes set `compress: false`).
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import {
   brotliCompress,
@@ -18,6 +17,7 @@ import {
   type ZlibOptions,
 } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { strongEtag } from '../lib/etag';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Smaller answers are sent as they are (headers would eat the gain). */
@@ -35,7 +35,7 @@ export function sendCached(
   contentType = JSON_TYPE,
   maxAgeSeconds = 60,
 ): FastifyReply {
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const etag = strongEtag(body);
   reply.header('etag', etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
   if (matchesEtag(req, etag)) return reply.status(304).send();
   return reply.type(contentType).send(body);
@@ -123,7 +123,7 @@ export class PreparedBody implements SendableBody {
   static async of(text: string, previous?: PreparedBody): Promise<PreparedBody> {
     const identity = Buffer.from(text);
     if (previous?.identity.equals(identity)) return previous;
-    const etag = `"${createHash('sha1').update(identity).digest('base64url')}"`;
+    const etag = strongEtag(identity);
     if (identity.length < COMPRESS_MIN_BYTES) return new PreparedBody(etag, identity, null, null);
     const [br, gz] = await Promise.all([
       brotliAsync(identity, {
@@ -183,9 +183,19 @@ export class FastBody implements SendableBody {
     readonly identity: Buffer,
   ) {}
 
-  static of(text: string): FastBody {
+  /**
+   * `previous` (the document this one replaces) is returned as it is when its bytes are `text`'s:
+   * a document rebuilt with nothing changed keeps its hash and the compressions made of it.
+   */
+  static of(text: string, previous?: FastBody): FastBody {
     const identity = Buffer.from(text);
-    return new FastBody(`"${createHash('sha1').update(identity).digest('base64url')}"`, identity);
+    if (previous?.identity.equals(identity)) return previous;
+    return new FastBody(strongEtag(identity), identity);
+  }
+
+  /** A document finished elsewhere (SQLite's read thread): its bytes and their strongEtag. */
+  static finished(identity: Buffer, etag: string): FastBody {
+    return new FastBody(etag, identity);
   }
 
   /**

@@ -20,7 +20,9 @@ export function pictureThumbSrc(shortId: string): string {
   return `/pictures/${pictureFiles(shortId).thumb}`;
 }
 
-export function toPicture(row: PictureRow): Picture {
+export function toPicture(
+  row: Pick<PictureRow, 'id' | 'status' | 'size' | 'origName' | 'type'>,
+): Picture {
   return {
     status: row.status,
     size: row.size,

@@ -2,11 +2,12 @@
 // rollups. The ingest and the packet import store samples with storeTelemetrySamples in the
 // transaction that stores their packets; the satellite telemetry route and retention read and
 // prune them.
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
 import { withinFieldCap, type TelemetrySample } from '../telemetry/samples';
 import { insertJsonRows } from './bulk-writes';
-import { preparedRead } from './public/prepared';
+import { preparedQuery, preparedRead } from './public/prepared';
 
 export const HOUR_MS = 3_600_000;
 /**
@@ -292,40 +293,65 @@ export async function telemetryFields(
     .execute();
 }
 
-export async function telemetryField(
-  db: Kysely<Database>,
-  satellite: string,
-  field: string,
-): Promise<TelemetryFieldRow | undefined> {
-  return db
+const fieldRow = preparedRead('telemetry-field', (db, satellite: string, field: string) =>
+  db
     .selectFrom('telemetryFields')
     .select(['field', 'firstAt', 'lastAt', 'samples'])
     .where('satellite', '=', satellite)
+    .where('field', '=', field),
+);
+
+/** One field of a satellite (asked by every series request: a statement prepared once). */
+export async function telemetryField(
+  database: Db,
+  satellite: string,
+  field: string,
+): Promise<TelemetryFieldRow | undefined> {
+  return (await fieldRow(database, satellite, field))[0];
+}
+
+/** Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key. */
+type RawRange = [satellite: string, field: string, from: number, to: number, limit: number];
+const rawRange = (db: Kysely<Database>, ...[satellite, field, from, to, limit]: RawRange) =>
+  db
+    .selectFrom('telemetrySamples')
+    .where('satellite', '=', satellite)
     .where('field', '=', field)
-    .executeTakeFirst();
+    .where('at', '>=', from)
+    .where('at', '<=', to)
+    .orderBy('at')
+    .limit(limit);
+
+const rawQuery = preparedQuery('telemetry-raw', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select(['at', 'value']),
+);
+const rawTimes = preparedQuery('telemetry-raw-at', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select('at'),
+);
+const rawValues = preparedQuery('telemetry-raw-value', (db, ...range: RawRange) =>
+  rawRange(db, ...range).select('value'),
+);
+
+/**
+ * The read of raw samples in [from, to], oldest first, at most `limit` (up to
+ * TELEMETRY_MAX_RAW_POINTS rows, so read aside: Db.readDocument), compiled once per database; its
+ * columns (at, value, what series-documents.ts reads) also as a statement each.
+ */
+export function rawSamples(
+  database: Db,
+  ...range: RawRange
+): { query: CompiledQuery; columns: CompiledQuery[] } {
+  return {
+    query: rawQuery(database, ...range),
+    columns: [rawTimes(database, ...range), rawValues(database, ...range)],
+  };
 }
 
 /**
- * Raw samples in [from, to], oldest first, at most `limit`: one range of the primary key, as a
- * statement prepared once per database; up to TELEMETRY_MAX_RAW_POINTS rows, so read aside.
+ * Rollup buckets starting in [from, to], oldest first: one range of the primary key. The columns
+ * are what series-documents.ts reads: start, min, max, sum, count.
  */
-export const rawSamples = preparedRead(
-  'telemetry-raw',
-  (db, satellite: string, field: string, from: number, to: number, limit: number) =>
-    db
-      .selectFrom('telemetrySamples')
-      .select(['at', 'value'])
-      .where('satellite', '=', satellite)
-      .where('field', '=', field)
-      .where('at', '>=', from)
-      .where('at', '<=', to)
-      .orderBy('at')
-      .limit(limit),
-  { aside: true },
-);
-
-/** Rollup buckets starting in [from, to], oldest first: one range of the primary key. */
-export const rollups = preparedRead(
+export const rollups = preparedQuery(
   'telemetry-rollups',
   (db, satellite: string, field: string, bucket: RollupBucket, from: number, to: number) =>
     db
@@ -337,7 +363,6 @@ export const rollups = preparedRead(
       .where('start', '>=', from)
       .where('start', '<=', to)
       .orderBy('start'),
-  { aside: true },
 );
 
 /** Fields in key order after `after` (a `satellite\nfield` key), for retention's rounds. */

@@ -2,8 +2,10 @@
 // with their first and newest sample; GET /v1/satellite/{name}/telemetry?field=&from=&to=&bucket=:
 // one field over a range, raw or as min/avg/max per hour or UTC day, as JSON or CSV. Read from
 // the series the ingest keeps (repositories/telemetry.ts), never from the packets. The long reads
-// run aside (on SQLite's read thread) and large answers are compressed on the libuv pool; a JSON
-// answer is kept while its field's sample count and newest sample stay the same (series-cache.ts).
+// run aside: on SQLite the read thread also makes their rows into the finished JSON or CSV
+// (series-documents.ts) and hashes it, so the event loop only sends the bytes; large answers are
+// compressed on the libuv pool. A JSON answer is kept while its field's sample count and newest
+// sample stay the same (series-cache.ts).
 import {
   ErrorBodySchema,
   SatelliteNameParamsSchema,
@@ -19,9 +21,9 @@ import {
   type TelemetryBucket,
   type TelemetryFields,
   type TelemetryQuery,
-  type TelemetrySeries,
 } from '@tinygs/contracts';
 import { z } from 'zod';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect';
 import { badRequest, notFound } from '../http/errors';
 import type { RouteModule } from '../http/route-module';
@@ -36,6 +38,7 @@ import {
   telemetryFields,
   type TelemetryFieldRow,
 } from '../repositories/telemetry';
+import type { SeriesHead } from './series-documents';
 import { seriesCacheOf } from './series-cache';
 
 /** Ranges `auto` answers raw, and per hour. */
@@ -72,14 +75,17 @@ async function missingField(database: Db, satellite: string, field: string): Pro
   return notFound(`No telemetry field ${field} for satellite ${satellite}`);
 }
 
-export async function telemetrySeries(
+/**
+ * The read of a series query: its range and bucket checked (400, 404) and the compiled read whose
+ * rows series-documents.ts makes into the answer.
+ */
+export async function seriesRead(
   database: Db,
   satellite: string,
   q: TelemetryQuery,
   field?: TelemetryFieldRow,
-): Promise<TelemetrySeries> {
-  const db = database.db;
-  const info = field ?? (await telemetryField(db, satellite, q.field));
+): Promise<{ head: SeriesHead; query: CompiledQuery; columns?: CompiledQuery[] }> {
+  const info = field ?? (await telemetryField(database, satellite, q.field));
   if (!info) throw await missingField(database, satellite, q.field);
   const to = q.to ?? info.lastAt;
   const from = q.from ?? to - DAY_MS;
@@ -87,58 +93,18 @@ export async function telemetrySeries(
   if (to - from > TELEMETRY_MAX_RANGE_DAYS * DAY_MS)
     throw badRequest(`from and to must be at most ${TELEMETRY_MAX_RANGE_DAYS} days apart`);
   const bucket = chooseBucket(q.bucket, from, to, info.lastAt);
-
-  const series = { satellite, field: q.field, bucket, from, to };
-  if (bucket === 'raw') {
-    const rows = await rawSamples(
-      database,
-      satellite,
-      q.field,
-      from,
-      to,
-      TELEMETRY_MAX_RAW_POINTS + 1,
-    );
-    const kept = rows.slice(0, TELEMETRY_MAX_RAW_POINTS);
+  const head = { satellite, field: q.field, bucket, from, to, limit: TELEMETRY_MAX_RAW_POINTS };
+  if (bucket === 'raw')
     return {
-      ...series,
-      t: kept.map((r) => r.at),
-      avg: kept.map((r) => r.value),
-      truncated: rows.length > TELEMETRY_MAX_RAW_POINTS,
+      head,
+      // One more than kept: its presence says the answer was truncated.
+      ...rawSamples(database, satellite, q.field, from, to, TELEMETRY_MAX_RAW_POINTS + 1),
     };
-  }
   const size = bucket === 'hour' ? HOUR_MS : DAY_MS;
-  const rows = await rollups(
-    database,
-    satellite,
-    q.field,
-    bucket,
-    Math.floor(from / size) * size,
-    to,
-  );
   return {
-    ...series,
-    t: rows.map((r) => r.start),
-    avg: rows.map((r) => r.sum / r.count),
-    min: rows.map((r) => r.min),
-    max: rows.map((r) => r.max),
-    count: rows.map((r) => r.count),
-    truncated: false,
+    head,
+    query: rollups(database, satellite, q.field, bucket, Math.floor(from / size) * size, to),
   };
-}
-
-/** The series as CSV: time (ISO 8601, UTC) and value, or min, avg, max and count per bucket. */
-export function seriesCsv(s: TelemetrySeries): string {
-  const time = (i: number) => new Date(s.t[i] ?? 0).toISOString();
-  const lines =
-    s.bucket === 'raw'
-      ? ['time,value', ...s.t.map((_, i) => `${time(i)},${s.avg[i]}`)]
-      : [
-          'time,min,avg,max,count',
-          ...s.t.map(
-            (_, i) => `${time(i)},${s.min?.[i]},${s.avg[i]},${s.max?.[i]},${s.count?.[i]}`,
-          ),
-        ];
-  return `${lines.join('\n')}\n`;
 }
 
 function wantsCsv(format: TelemetryQuery['format'], accept: string | undefined): boolean {
@@ -163,7 +129,7 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
     },
     async (req): Promise<TelemetryFields> => {
       const { name } = req.params;
-      const fields = await telemetryFields(db, name);
+      const fields = await telemetryFields(ctx.database.db, name);
       if (fields.length === 0 && !(await findSatellite(db, name)))
         throw notFound(`Unknown satellite: ${name}`);
       return { satellite: name, fields };
@@ -189,16 +155,28 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
       const { name } = req.params;
       const q = req.query;
       if (!wantsCsv(q.format, req.headers.accept)) {
-        const info = await telemetryField(db, name, q.field);
+        const info = await telemetryField(ctx.database, name, q.field);
         if (!info) throw await missingField(ctx.database, name, q.field);
         const key = [name, q.field, q.from, q.to, q.bucket].join('\n');
-        const doc = await kept.get(key, info, async () =>
-          FastBody.of(JSON.stringify(await telemetrySeries(ctx.database, name, q, info))),
-        );
+        const doc = await kept.get(key, info, async () => {
+          const { head, query, columns } = await seriesRead(ctx.database, name, q, info);
+          // Read, made into JSON and hashed aside (on SQLite's read thread).
+          const { bytes, etag } = await ctx.database.readDocument(
+            query,
+            { name: 'telemetry-json', context: head },
+            { columns },
+          );
+          return FastBody.finished(bytes, etag);
+        });
         return sendFast(req, reply, doc);
       }
-      const series = await telemetrySeries(ctx.database, name, q);
-      const file = `${series.satellite}-${series.field}-${series.bucket}`.replace(
+      const { head, query, columns } = await seriesRead(ctx.database, name, q);
+      const { bytes } = await ctx.database.readDocument(
+        query,
+        { name: 'telemetry-csv', context: head },
+        { columns },
+      );
+      const file = `${head.satellite}-${head.field}-${head.bucket}`.replace(
         /[^A-Za-z0-9_.-]/g,
         '_',
       );
@@ -206,7 +184,7 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
         .header('content-disposition', `attachment; filename="${file}.csv"`)
         .header('vary', 'accept')
         .type('text/csv; charset=utf-8')
-        .send(seriesCsv(series));
+        .send(bytes.toString());
     },
   );
 };

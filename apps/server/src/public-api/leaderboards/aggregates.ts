@@ -123,14 +123,19 @@ export class LeaderboardReader {
     limit: number,
   ): Promise<StationRanked[]> {
     const yesterday = today - DAY_MS;
-    const totals: TotalsByStation = new Map();
-    for (const [id, t] of await this.settledTotals(fromDay, yesterday)) totals.set(id, { ...t });
-    for (const day of [yesterday, today]) await this.addDay(totals, utcDay(day));
-    const value = (t: StationTotals) => (board === 'packets' ? t.packets : t.distanceKm);
-    return this.rank(
-      [...totals].map(([id, t]) => ({ id, value: value(t) })),
-      limit,
-    );
+    const settled = await this.settledTotals(fromDay, yesterday);
+    // Yesterday and today apart, added to the kept totals as they are read (never copied).
+    const recent: TotalsByStation = new Map();
+    for (const day of [yesterday, today]) await this.addDay(recent, utcDay(day));
+    const value = (t: StationTotals, r: StationTotals | undefined) =>
+      board === 'packets'
+        ? t.packets + (r?.packets ?? 0)
+        : Math.max(t.distanceKm, r?.distanceKm ?? 0);
+    const values: { id: string; value: number }[] = [];
+    for (const [id, t] of settled) values.push({ id, value: value(t, recent.get(id)) });
+    for (const [id, r] of recent)
+      if (!settled.has(id)) values.push({ id, value: value(r, undefined) });
+    return this.rank(values, limit);
   }
 
   /** Adds one day's rows, read a page of stations at a time. */
@@ -161,16 +166,17 @@ export class LeaderboardReader {
 
   /** The top `limit` existing stations of per-station values, highest first, ties by id. */
   private async rank(
-    values: { id: string; value: number }[],
+    values: readonly { id: string; value: number }[],
     limit: number,
   ): Promise<StationRanked[]> {
-    const order = values
-      .filter((s) => s.value > 0)
-      .sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    // Deleted stations may still be among kept totals: read names until `limit` exist.
+    // Deleted stations may still be among kept totals: read names until `limit` exist, taking
+    // more of the best values only when some are missing.
     const out: StationRanked[] = [];
-    for (let i = 0; i < order.length && out.length < limit; i += limit) {
-      const part = order.slice(i, i + limit);
+    for (let wanted = limit, done = 0; out.length < limit; wanted *= 2) {
+      const best = topValues(values, wanted);
+      const part = best.slice(done);
+      if (part.length === 0) break;
+      done = best.length;
       const named = new Map(
         (
           await stationNames(
@@ -186,4 +192,35 @@ export class LeaderboardReader {
     }
     return out;
   }
+}
+
+/** Higher value first, then id. */
+function before(a: { id: string; value: number }, b: { id: string; value: number }): boolean {
+  return a.value > b.value || (a.value === b.value && a.id < b.id);
+}
+
+/**
+ * The `n` best positive values in order (higher first, ties by id), in one pass keeping the best
+ * so far sorted: tens of thousands of stations are never sorted whole for a top hundred.
+ */
+export function topValues<T extends { id: string; value: number }>(
+  values: readonly T[],
+  n: number,
+): T[] {
+  const best: T[] = [];
+  for (const v of values) {
+    if (!(v.value > 0)) continue;
+    const worst = best[best.length - 1];
+    if (best.length >= n && worst && !before(v, worst)) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(best[mid] as T, v)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, v);
+    if (best.length > n) best.pop();
+  }
+  return best;
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { PICTURE_STATUS, toPicture } from '../../repositories/pictures';
 import { stationFramesSince } from '../../repositories/public/packet-reads';
-import { findStation, stationById, stationPictures } from '../../repositories/public/station-reads';
+import { findStation, stationPage } from '../../repositories/public/station-reads';
 import { DocumentCache } from '../document-cache';
 import { FastBody } from '../http-cache';
 import { toStationFull, toStationStatistics } from './mapper';
@@ -25,7 +25,7 @@ const STATION_PAGES_KEPT = 20_000;
  * Every change the ingest or an owner makes to a station announces it; what changes without an
  * event (a picture approved by the admin CLI of a server not sharing Redis) shows within this.
  */
-const STATION_PAGE_TTL_MS = 60_000;
+export const STATION_PAGE_TTL_MS = 60_000;
 
 /** A station's public page, and whose station it is (to recognise its owner). */
 interface PublicStationPage {
@@ -49,12 +49,9 @@ export function stationService(ctx: AppContext) {
 
   /** The page as `isOwner` may see it: pending pictures and owner-only fields for the owner. */
   async function buildPage(id: string, isOwner: boolean) {
-    const [[row], rows] = await Promise.all([
-      stationById(ctx.database, id),
-      stationPictures(ctx.database, id),
-    ]);
+    const { station: row, pictures: all } = await stationPage(ctx.database, id);
     if (!row) throw notFound(`Unknown station: ${id}`);
-    const pictures = rows
+    const pictures = all
       .filter(
         (p) =>
           p.status === PICTURE_STATUS.approved || (isOwner && p.status === PICTURE_STATUS.pending),
@@ -63,16 +60,28 @@ export function stationService(ctx: AppContext) {
     return { userId: row.userId, text: JSON.stringify(toStationFull(row, isOwner, pictures)) };
   }
 
+  /**
+   * The public page, built again: a station that has not changed since the kept page (a refresh
+   * past the TTL) keeps that document, its ETag and the compressions already made of it.
+   */
+  async function buildPublicPage(id: string): Promise<PublicStationPage> {
+    const { userId, text } = await buildPage(id, false);
+    const kept = publicPages.latest(id);
+    const doc = FastBody.of(text, kept?.doc);
+    return doc === kept?.doc ? kept : { userId, doc };
+  }
+
   const statsCache = new Map<string, { at: number; body: StationStatistics }>();
 
   return {
     /**
-     * The kept public page when it is current and `claimedUserId` (the userId header) does not
-     * name the station's owner: what `view` would answer, without awaiting anything. Undefined
+     * The kept public page when no event dropped it and `claimedUserId` (the userId header) does
+     * not name the station's owner: what `view` would answer, without awaiting anything. Undefined
      * otherwise (then ask `view`).
      */
     keptPublicPage(id: string, claimedUserId: unknown): FastBody | undefined {
-      const page = publicPages.peek(id);
+      // Past its TTL it is still answered while one refresh runs behind it (as `view` would).
+      const page = publicPages.peek(id, () => buildPublicPage(id));
       return page && claimedUserId !== page.userId ? page.doc : undefined;
     },
 
@@ -85,10 +94,7 @@ export function stationService(ctx: AppContext) {
       claimedUserId: unknown,
       signedIn: () => Promise<string | undefined>,
     ): Promise<StationView> {
-      const page = await publicPages.get(id, async () => {
-        const { userId, text } = await buildPage(id, false);
-        return { userId, doc: FastBody.of(text) };
-      });
+      const page = await publicPages.get(id, () => buildPublicPage(id));
       if (claimedUserId !== page.userId || (await signedIn()) !== page.userId)
         return { owner: false, doc: page.doc };
       return { owner: true, text: (await buildPage(id, true)).text };

@@ -16,13 +16,13 @@ export interface PreparableQuery<Row> {
 
 type Runner<Row, Args extends unknown[]> = (args: Args) => Promise<Row[]>;
 
-function compileFor<Row, Args extends unknown[]>(
+/** The query compiled once with a marker per argument, and how to fill in a call's arguments. */
+function compileOnce<Row, Args extends unknown[]>(
   database: Db,
   name: string,
   arity: number,
   build: (db: Kysely<Database>, ...args: Args) => PreparableQuery<Row>,
-  aside: boolean,
-): Runner<Row, Args> {
+): { query: CompiledQuery<Row>; fill: (args: Args) => unknown[] } {
   const markers = Array.from({ length: arity }, (_, k) => `\u0000prepared-argument-${k}\u0000`);
   const query = build(database.db, ...(markers as unknown as Args)).compile();
   const template = [...query.parameters];
@@ -37,6 +37,17 @@ function compileFor<Row, Args extends unknown[]>(
     });
     return parameters;
   };
+  return { query, fill };
+}
+
+function compileFor<Row, Args extends unknown[]>(
+  database: Db,
+  name: string,
+  arity: number,
+  build: (db: Kysely<Database>, ...args: Args) => PreparableQuery<Row>,
+  aside: boolean,
+): Runner<Row, Args> {
+  const { query, fill } = compileOnce(database, name, arity, build);
   const native = database.native;
   if (native.dialect === 'sqlite' && aside) {
     // Thousands of rows: read on the read thread (connect.ts readAside), prepared there.
@@ -86,5 +97,25 @@ export function preparedRead<Row, Args extends unknown[]>(
       runners.set(database, run);
     }
     return run(args);
+  };
+}
+
+/**
+ * A long read's query with the arguments of `build` (compiled once per database, each call's
+ * arguments as its parameters), for Db.readDocument: the read is made into a finished document
+ * where it runs.
+ */
+export function preparedQuery<Row, Args extends unknown[]>(
+  name: string,
+  build: (db: Kysely<Database>, ...args: Args) => PreparableQuery<Row>,
+): (database: Db, ...args: Args) => CompiledQuery<Row> {
+  const compiled = new WeakMap<Db, ReturnType<typeof compileOnce<Row, Args>>>();
+  return (database, ...args) => {
+    let c = compiled.get(database);
+    if (!c) {
+      c = compileOnce(database, name, args.length, build);
+      compiled.set(database, c);
+    }
+    return { ...c.query, parameters: c.fill(args) };
   };
 }
