@@ -325,6 +325,10 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
       // The other upload: the same statements as insertPictureIfRoom, its transaction still open.
       const other = new pg.Client({ connectionString: config.url });
       await other.connect();
+      // Polls pg_stat_activity outside `other`'s transaction, which would keep its first reading
+      // of that view until it ends (a poll made before the racing insert waits would repeat).
+      const watcher = new pg.Client({ connectionString: config.url });
+      await watcher.connect();
       try {
         await other.query('begin');
         await other.query('select id from stations where id = $1 for update', [id]);
@@ -340,7 +344,7 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
         // Until the racing insert either finished or waits for the other transaction's lock.
         await waitFor(async () => {
           if (settled !== undefined) return true;
-          const { rows } = await other.query<{ n: number }>(
+          const { rows } = await watcher.query<{ n: number }>(
             `select count(*)::int as n from pg_stat_activity
              where wait_event_type = 'Lock' and query like '%"stations"%for update%'
                and datname = current_database()`,
@@ -351,6 +355,7 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
         expect(await racing).toBe(false);
       } finally {
         await other.end();
+        await watcher.end();
       }
       expect(await countPictures(id)).toBe(PICTURE_MAX_FILES);
     },
