@@ -54,6 +54,7 @@ import {
   type LoadStation,
 } from './ingest-protocol';
 import { BENCH_SATELLITE, BENCH_SECRET, seedBenchNetwork } from './ingest-seed';
+import { GOALS, ROUTE_GOALS, goalOf, meetsGoal, type Goal } from './api-goals';
 import { ACCEPT_ENCODING, cannon, ingestTotals, snapshot, type Measured } from './http-load';
 import {
   cpuMs,
@@ -103,7 +104,6 @@ const PROFILE_DIR = values['profile-server'] ?? null;
 const FROM_UNPARTITIONED = POSTGRES && values['from-unpartitioned'] === true;
 const USERS = Math.max(1, Math.floor(STATIONS / 10));
 const SECRET = BENCH_SECRET;
-const GOALS = { p99Ms: 50, ratioToCeiling: 0.5 };
 
 async function prepareTarget(
   dataDir: string,
@@ -153,6 +153,7 @@ interface Row extends Measured {
   serverCpuUsPerRequest: number;
   memoryCpuUsPerRequest: number;
   ratioToStaticFile: number;
+  goal: Goal;
   meetsGoals: boolean;
 }
 
@@ -386,7 +387,8 @@ async function main(): Promise<void> {
             (1000 * Math.max(0, apiCpuMs - ingestCpuPerMs * apiMs)) / Math.max(1, api.requests),
           ),
           memoryCpuUsPerRequest: Math.round((1000 * memCpuMs) / Math.max(1, mem.requests)),
-          meetsGoals: api.p99Ms < GOALS.p99Ms && ratio >= GOALS.ratioToCeiling && api.errors === 0,
+          goal: goalOf(name),
+          meetsGoals: meetsGoal(goalOf(name), api, ratio),
         };
         results.push(row);
         console.log(
@@ -449,6 +451,7 @@ async function main(): Promise<void> {
     ceiling:
       'bare node:http process answering each URL with the bytes the API sent for it from memory (memory; the ratio), over the same connections in the same run; the same bytes streamed from a file per request (staticFile) for reference',
     goals: GOALS,
+    routeGoals: ROUTE_GOALS,
     results,
     fullScans: Object.fromEntries(
       Object.entries(plans).map(([size, p]) => [

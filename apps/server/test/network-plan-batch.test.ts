@@ -13,10 +13,12 @@ import {
   type ReceptionWrite,
   type WriteOp,
 } from '../src/network/ingest/plan-batch';
+import { packRows, unpackRows } from '../src/network/ingest/sqlite/packed-rows';
 import { newPacketSamples } from '../src/telemetry/samples';
 
 const T = Date.UTC(2026, 10, 28, 12, 0, 0);
 const DAY = '2026-11-28';
+const DAY_MS = 86_400_000;
 const POS = { lat: 10, lng: 20, alt: 500 };
 
 function packetRow(id: string, over: Partial<NewPacket> = {}): NewPacket {
@@ -237,6 +239,49 @@ describe('planBatch', () => {
     const first = planBatch(ops, 1);
     expect(ops).toEqual(before);
     expect(planBatch(ops, 1)).toEqual(first);
+  });
+});
+
+describe('rows packed for the SQLite writer thread', () => {
+  /** Every column of `row` as `back` has it: its value, or null where the row had none (NULL either way). */
+  function sameColumns(back: readonly object[], rows: readonly object[]) {
+    expect(back).toHaveLength(rows.length);
+    back.forEach((b, i) => {
+      const row = rows[i] as Record<string, unknown>;
+      for (const [key, value] of Object.entries(b)) expect(value, key).toBe(row[key] ?? null);
+      for (const key of Object.keys(row)) expect(b, key).toHaveProperty(key);
+    });
+  }
+
+  it('gives the thread the rows the planner made, copied through a message', () => {
+    const { rows } = planned([
+      rx({ packet: 'p1', station: 'a', creates: true, distance: 800, satnogs: true }),
+      rx({ packet: 'p1', station: 'b', at: T + 40, distance: 1200.25 }),
+      rx({ packet: 'p2', station: 'c', creates: true, crc: true }),
+      rx({ packet: 'p0', station: 'a', at: T + DAY_MS + 90, decoded: false, distance: -0.5 }),
+    ]);
+    const { packed, transfer } = packRows(rows);
+    // as postMessage delivers it, the numbers' buffers moved rather than copied
+    const back = unpackRows(structuredClone(packed, { transfer }));
+    expect(transfer.every((buffer) => buffer.byteLength === 0)).toBe(true);
+
+    sameColumns(back.packets, rows.packets);
+    sameColumns(back.receptions, rows.receptions);
+    sameColumns(back.stationStats, rows.stationStats);
+    sameColumns(back.dailyStats, rows.dailyStats);
+    sameColumns(back.leaderboards.stationDays, rows.leaderboards.stationDays);
+    sameColumns(back.leaderboards.stationSatellites, rows.leaderboards.stationSatellites);
+    expect(back.samplesOf).toBe(back.packets);
+    expect(newPacketSamples(back.samplesOf)).toEqual(newPacketSamples(rows.samplesOf));
+    const { stationNumbers, satelliteStats, satnogs, counters } = back;
+    expect({ stationNumbers, satelliteStats, satnogs, counters }).toEqual({
+      stationNumbers: rows.stationNumbers,
+      satelliteStats: rows.satelliteStats,
+      satnogs: rows.satnogs,
+      counters: rows.counters,
+    });
+    expect(back.leaderboards.satelliteDays).toEqual(rows.leaderboards.satelliteDays);
+    expect(back.receptions.map((r) => r.stationId)).toEqual(['a', 'b', 'c', 'a']);
   });
 });
 

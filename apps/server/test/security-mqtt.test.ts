@@ -139,6 +139,26 @@ describe.each(DIALECTS)('MQTT isolation between users on %s', (dialect) => {
     expect(receptions).toEqual([]);
   });
 
+  it('refuses another user’s station on a connection its own topics were allowed on', async () => {
+    // The broker remembers the topic a connection was last allowed: it must not let others by.
+    const refusedBefore = network().metrics.refused['publish-not-allowed'];
+    const client = await connectAs(server, { username: attacker.id, password: attacker.password });
+    try {
+      const own = stationTopic(attacker.id, 'Own_GS', 'tele', 'rx');
+      expect(await publishOutcome(client, own, JSON.stringify(rxPayload()))).toBe('acked');
+      expect(await publishOutcome(client, own, JSON.stringify(rxPayload()))).toBe('acked');
+      const outcome = await publishOutcome(
+        client,
+        stationTopic(victim.id, VICTIM_GS, 'tele', 'rx'),
+        JSON.stringify(rxPayload()),
+      );
+      expect(outcome).toBe('closed');
+    } finally {
+      client.end(true);
+    }
+    expect(network().metrics.refused['publish-not-allowed']).toBe(refusedBefore + 1);
+  });
+
   it('refuses a welcome published as another user’s station and leaves it where it is', async () => {
     const before = await victimRow();
     const outcome = await attack(

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen } from '@testing-library/preact';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import HomeRoute from '../src/app/routes/HomeRoute';
 import { LOGIN_LINK_ERROR } from '../src/features/auth';

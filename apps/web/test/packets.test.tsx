@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import PacketsPage from '../src/features/packets/PacketsPage';
 import PacketRoute, { PACKET_LOAD_ERROR } from '../src/app/routes/PacketRoute';

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { render, type RenderResult } from '@testing-library/react';
+import { vi } from 'vitest';
+import { act, render, type RenderResult } from '@testing-library/preact';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AppProviders } from '../src/app/AppProviders';
@@ -44,4 +45,11 @@ export function renderWithApp(
       </AppProviders>
     </QueryClientProvider>,
   );
+}
+
+/** Moves a test's fake clock on by `ms`, inside act() so that what the timers set off is rendered. */
+export async function advanceTimers(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
 }

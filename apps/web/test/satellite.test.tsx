@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/preact';
 import type { SatelliteDetail } from '@tinygs/contracts';
 import SatelliteRoute from '../src/app/routes/SatelliteRoute';
 import { mockFetch } from './fetchMock';

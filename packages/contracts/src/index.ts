@@ -9,6 +9,7 @@ export * from './api';
 export * from './events';
 export * from './station-digest';
 export * from './mqtt';
+export * from './rx-check';
 export * from './tokens';
 export * from './health';
 export * from './passes';

@@ -88,14 +88,14 @@ export function lastWillTopic(userId: string | number, station: string): string 
 
 // Lengths are checked before any pattern. A frame is at most 255 bytes (340 base64 characters);
 // free-text fields get room far beyond what firmware sends.
-const FRAME_BASE64_MAX_CHARS = 1024;
-const FIELD_MAX_CHARS = 100;
+export const MQTT_FRAME_BASE64_MAX_CHARS = 1024;
+export const MQTT_FIELD_MAX_CHARS = 100;
 const MODEM_CONF_TEXT_MAX_CHARS = 4096;
 const base64Text = z
   .string()
-  .max(FRAME_BASE64_MAX_CHARS, { error: 'Frame is too long', abort: true })
+  .max(MQTT_FRAME_BASE64_MAX_CHARS, { error: 'Frame is too long', abort: true })
   .refine(isBase64, 'Invalid base64 string');
-const shortText = z.string().max(FIELD_MAX_CHARS);
+const shortText = z.string().max(MQTT_FIELD_MAX_CHARS);
 const numberOrText = z.union([z.number(), shortText]);
 
 export const WelcomePayloadSchema = z.looseObject({

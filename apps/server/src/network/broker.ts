@@ -89,6 +89,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const { log, metrics } = options;
   const ledger = new ConnectionLedger<Client>(options.limits);
   const identities = new WeakMap<Client, BrokerIdentity>();
+  // The topic each connection last published to and was allowed: a station publishes on the same
+  // few topics all the time, and its identity does not change while it is connected.
+  const allowedTopic = new WeakMap<Client, string>();
   const addresses = new WeakMap<Client, string | null>();
   const subscriptions = new WeakMap<Client, Set<string>>();
   const warned = new Map<RefusalReason, { minute: number; count: number }>();
@@ -181,7 +184,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     },
     authorizePublish(client, packet, done) {
       const who = client ? identities.get(client) : undefined;
-      if (!client || who === undefined || !mayPublish(who, packet.topic)) {
+      const lastAllowed = client ? allowedTopic.get(client) : undefined;
+      if (
+        !client ||
+        who === undefined ||
+        (lastAllowed !== packet.topic && !mayPublish(who, packet.topic))
+      ) {
         // aedes closes the connection after this refusal.
         refuse(
           'publish-not-allowed',
@@ -207,6 +215,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         packet.retain = false;
         metrics.refuse('retain-flag-cleared');
       }
+      if (lastAllowed !== packet.topic) allowedTopic.set(client, packet.topic);
       done(null);
     },
     authorizeSubscribe(client, sub, done) {

@@ -237,6 +237,11 @@ export class StationRegistry {
 
   private bind(id: string, connection: ConnectionKey, at: number): void {
     const previous = this.online.get(id);
+    // The same connection again (every reception of an online station): byConnection has it.
+    if (previous && connection !== null && previous.connection === connection) {
+      previous.lastSeen = at;
+      return;
+    }
     if (previous?.connection && previous.connection !== connection) {
       this.byConnection.get(previous.connection)?.delete(id);
     }

@@ -18,7 +18,6 @@ export const RAW_SPACING_MS = 1_000;
 export const DAY_MS = 86_400_000;
 export type RollupBucket = 'hour' | 'day';
 
-const seriesKey = (satellite: string, field: string) => `${satellite}\n${field}`;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The stored fields of these satellites. */
@@ -73,60 +72,129 @@ function addTo(buckets: Map<number, Aggregate>, start: number, value: number): v
 
 const floorTo = (at: number, size: number) => Math.floor(at / size) * size;
 
-/** The batch's samples grouped by series (numeric keys below the series: cheap per sample). */
-function groupBySeries(all: readonly TelemetrySample[]): Map<string, SeriesBatch> {
-  const series = new Map<string, SeriesBatch>();
+/**
+ * The batch's samples grouped by series, in key order (satellite, then field). Samples come packet
+ * by packet (one satellite and time for many fields): the series are kept per satellite, and the
+ * second, hour and day of a time are worked out once per run of samples with that time.
+ */
+function groupBySeries(all: readonly TelemetrySample[]): SeriesBatch[] {
+  const bySatellite = new Map<string, Map<string, SeriesBatch>>();
+  let satellite: string | null = null;
+  let fields = new Map<string, SeriesBatch>();
+  let at = Number.NaN;
+  let second = 0;
+  let hour = 0;
+  let day = 0;
   for (const s of all) {
-    const key = seriesKey(s.satellite, s.field);
-    let e = series.get(key);
+    if (s.satellite !== satellite) {
+      satellite = s.satellite;
+      let own = bySatellite.get(satellite);
+      if (!own) {
+        own = new Map();
+        bySatellite.set(satellite, own);
+      }
+      fields = own;
+    }
+    if (s.at !== at) {
+      at = s.at;
+      second = floorTo(at, RAW_SPACING_MS);
+      hour = floorTo(at, HOUR_MS);
+      day = floorTo(at, DAY_MS);
+    }
+    let e = fields.get(s.field);
     if (!e) {
       e = {
-        satellite: s.satellite,
+        satellite,
         field: s.field,
-        firstAt: s.at,
-        lastAt: s.at,
+        firstAt: at,
+        lastAt: at,
         samples: 0,
         raw: new Map(),
         hours: new Map(),
         days: new Map(),
       };
-      series.set(key, e);
+      fields.set(s.field, e);
     }
-    if (s.at < e.firstAt) e.firstAt = s.at;
-    if (s.at > e.lastAt) e.lastAt = s.at;
+    if (at < e.firstAt) e.firstAt = at;
+    if (at > e.lastAt) e.lastAt = at;
     e.samples += 1;
-    const second = floorTo(s.at, RAW_SPACING_MS);
     if (!e.raw.has(second)) e.raw.set(second, s.value);
-    addTo(e.hours, floorTo(s.at, HOUR_MS), s.value);
-    addTo(e.days, floorTo(s.at, DAY_MS), s.value);
+    addTo(e.hours, hour, s.value);
+    addTo(e.days, day, s.value);
+  }
+  const series: SeriesBatch[] = [];
+  for (const name of [...bySatellite.keys()].sort(byText)) {
+    const own = bySatellite.get(name);
+    if (own)
+      for (const field of [...own.keys()].sort(byText)) series.push(own.get(field) as SeriesBatch);
   }
   return series;
+}
+
+/** A series' times and sample count in one batch, added to its `telemetry_fields` row. */
+export interface FieldTotals {
+  satellite: string;
+  field: string;
+  firstAt: number;
+  lastAt: number;
+  samples: number;
+}
+
+/** One hour or day of a series in one batch, merged into its `telemetry_rollups` row. */
+export interface RollupRow {
+  satellite: string;
+  field: string;
+  bucket: RollupBucket;
+  start: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+}
+
+// How a batch's totals merge into the stored rows; shared with the SQLite writer's prepared
+// statements (sqlite/ingest-rows.ts).
+export const TELEMETRY_FIELDS_ON_CONFLICT = `ON CONFLICT (satellite, field) DO UPDATE SET
+  first_at = CASE WHEN excluded.first_at < telemetry_fields.first_at THEN excluded.first_at ELSE telemetry_fields.first_at END,
+  last_at = CASE WHEN excluded.last_at > telemetry_fields.last_at THEN excluded.last_at ELSE telemetry_fields.last_at END,
+  samples = telemetry_fields.samples + excluded.samples`;
+export const TELEMETRY_ROLLUPS_ON_CONFLICT = `ON CONFLICT (satellite, field, bucket, start) DO UPDATE SET
+  min = CASE WHEN excluded.min < telemetry_rollups.min THEN excluded.min ELSE telemetry_rollups.min END,
+  max = CASE WHEN excluded.max > telemetry_rollups.max THEN excluded.max ELSE telemetry_rollups.max END,
+  sum = telemetry_rollups.sum + excluded.sum,
+  count = telemetry_rollups.count + excluded.count`;
+export const TELEMETRY_SAMPLES_ON_CONFLICT = 'ON CONFLICT (satellite, field, at) DO NOTHING';
+
+/**
+ * The three writes of a batch's samples, in key order; by default one statement each through the
+ * transaction (rows as one JSON parameter), prepared per row on the SQLite writer thread.
+ */
+export interface TelemetryWrites {
+  fields(rows: readonly FieldTotals[]): Promise<void> | void;
+  samples(rows: readonly TelemetrySample[]): Promise<void> | void;
+  rollups(rows: readonly RollupRow[]): Promise<void> | void;
 }
 
 /**
  * Stores samples (at most TELEMETRY_MAX_FIELDS_PER_SATELLITE fields per satellite; raw ones at
  * most one per field and second, RAW_SPACING_MS) and adds them to the fields' times and counts
- * and to their hour and day rollups: one statement per table. Rows are written in key order, so
- * concurrent batches of instances sharing the database take the same rows' locks in the same
- * order.
+ * and to their hour and day rollups. Rows are written in key order, so concurrent batches of
+ * instances sharing the database take the same rows' locks in the same order.
  */
 export async function storeTelemetrySamples(
   db: Kysely<Database>,
   all: readonly TelemetrySample[],
-  insertSamples: SampleRowWriter = (rows) => insertSampleRows(db, rows),
+  writes: TelemetryWrites = kyselyTelemetryWrites(db),
 ): Promise<void> {
   if (all.length === 0) return;
   const grouped = groupBySeries(all);
-  const satellites = [...new Set([...grouped.values()].map((e) => e.satellite))];
+  const satellites = [...new Set(grouped.map((e) => e.satellite))];
   const known = await knownFields(db, satellites);
-  const kept = [...grouped]
-    .sort(([a], [b]) => byText(a, b))
-    .map(([, e]) => e)
-    .filter((e) => withinFieldCap(known, e.satellite, e.field));
+  const kept = grouped.filter((e) => withinFieldCap(known, e.satellite, e.field));
   if (kept.length === 0) return;
 
   const raw: TelemetrySample[] = [];
-  const rollupRows: object[] = [];
+  const rollupRows: RollupRow[] = [];
   for (const e of kept) {
     for (const [at, value] of e.raw)
       raw.push({ satellite: e.satellite, field: e.field, at, value });
@@ -137,71 +205,73 @@ export async function storeTelemetrySamples(
       for (const [start, a] of [...map].sort(([x], [y]) => x - y))
         rollupRows.push({ satellite: e.satellite, field: e.field, bucket, start, ...a });
   }
-  const fields = kept.map((e) => ({
-    satellite: e.satellite,
-    field: e.field,
-    first_at: e.firstAt,
-    last_at: e.lastAt,
-    samples: e.samples,
-  }));
-  await insertJsonRows(
-    db,
-    'telemetry_fields',
-    fields,
-    [
-      ['satellite', 'text'],
-      ['field', 'text'],
-      ['first_at', 'bigint'],
-      ['last_at', 'bigint'],
-      ['samples', 'bigint'],
-    ],
-    sql`ON CONFLICT (satellite, field) DO UPDATE SET
-      first_at = CASE WHEN excluded.first_at < telemetry_fields.first_at THEN excluded.first_at ELSE telemetry_fields.first_at END,
-      last_at = CASE WHEN excluded.last_at > telemetry_fields.last_at THEN excluded.last_at ELSE telemetry_fields.last_at END,
-      samples = telemetry_fields.samples + excluded.samples`,
+  await writes.fields(
+    kept.map((e) => ({
+      satellite: e.satellite,
+      field: e.field,
+      firstAt: e.firstAt,
+      lastAt: e.lastAt,
+      samples: e.samples,
+    })),
   );
-  await insertSamples(raw);
-  await insertJsonRows(
-    db,
-    'telemetry_rollups',
-    rollupRows,
-    [
-      ['satellite', 'text'],
-      ['field', 'text'],
-      ['bucket', 'text'],
-      ['start', 'bigint'],
-      ['min', 'double precision'],
-      ['max', 'double precision'],
-      ['sum', 'double precision'],
-      ['count', 'bigint'],
-    ],
-    sql`ON CONFLICT (satellite, field, bucket, start) DO UPDATE SET
-      min = CASE WHEN excluded.min < telemetry_rollups.min THEN excluded.min ELSE telemetry_rollups.min END,
-      max = CASE WHEN excluded.max > telemetry_rollups.max THEN excluded.max ELSE telemetry_rollups.max END,
-      sum = telemetry_rollups.sum + excluded.sum,
-      count = telemetry_rollups.count + excluded.count`,
-  );
+  await writes.samples(raw);
+  await writes.rollups(rollupRows);
 }
 
-/** Writes raw sample rows; the SQLite writer thread has a prepared version (sqlite/ingest-rows.ts). */
-export type SampleRowWriter = (rows: readonly TelemetrySample[]) => Promise<void> | void;
-
-async function insertSampleRows(
-  db: Kysely<Database>,
-  samples: readonly TelemetrySample[],
-): Promise<void> {
-  await insertJsonRows(
-    db,
-    'telemetry_samples',
-    samples.map((s) => ({ satellite: s.satellite, field: s.field, at: s.at, value: s.value })),
-    [
-      ['satellite', 'text'],
-      ['field', 'text'],
-      ['at', 'bigint'],
-      ['value', 'double precision'],
-    ],
-    sql`ON CONFLICT (satellite, field, at) DO NOTHING`,
-  );
+/** The portable telemetry writes, on a transaction. */
+export function kyselyTelemetryWrites(db: Kysely<Database>): TelemetryWrites {
+  return {
+    fields: (rows) =>
+      insertJsonRows(
+        db,
+        'telemetry_fields',
+        rows.map((r) => ({
+          satellite: r.satellite,
+          field: r.field,
+          first_at: r.firstAt,
+          last_at: r.lastAt,
+          samples: r.samples,
+        })),
+        [
+          ['satellite', 'text'],
+          ['field', 'text'],
+          ['first_at', 'bigint'],
+          ['last_at', 'bigint'],
+          ['samples', 'bigint'],
+        ],
+        sql.raw(TELEMETRY_FIELDS_ON_CONFLICT),
+      ),
+    samples: (rows) =>
+      insertJsonRows(
+        db,
+        'telemetry_samples',
+        rows.map((s) => ({ satellite: s.satellite, field: s.field, at: s.at, value: s.value })),
+        [
+          ['satellite', 'text'],
+          ['field', 'text'],
+          ['at', 'bigint'],
+          ['value', 'double precision'],
+        ],
+        sql.raw(TELEMETRY_SAMPLES_ON_CONFLICT),
+      ),
+    rollups: (rows) =>
+      insertJsonRows(
+        db,
+        'telemetry_rollups',
+        rows,
+        [
+          ['satellite', 'text'],
+          ['field', 'text'],
+          ['bucket', 'text'],
+          ['start', 'bigint'],
+          ['min', 'double precision'],
+          ['max', 'double precision'],
+          ['sum', 'double precision'],
+          ['count', 'bigint'],
+        ],
+        sql.raw(TELEMETRY_ROLLUPS_ON_CONFLICT),
+      ),
+  };
 }
 
 export interface TelemetryFieldRow {

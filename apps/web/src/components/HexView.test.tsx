@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/preact';
 import { bytesToBase64, latin1ToBytes } from '@tinygs/contracts';
 import { HEX_CRC_ERROR_TEXT, HEX_INVALID_TEXT, HEX_TEST_LABEL, HexView } from './HexView';
 

@@ -5,7 +5,7 @@ import {
   WorldmapSatelliteSchema,
 } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
-import { agree } from '../../test/schemaAgreement';
+import { agree } from '@tinygs/contracts/schema-agreement';
 import {
   arrayOf,
   checkNewPacketEvent,

@@ -60,11 +60,30 @@ export const DEFAULT_BATCH_WRITER_OPTIONS: BatchWriterOptions = {
 /** Why a reception cannot be queued now. */
 export type QueueRefusal = 'queue-full' | 'queue-share';
 
-function bump(counts: Map<string, number>, key: string, by: number): void {
-  const n = (counts.get(key) ?? 0) + by;
-  if (n > 0) counts.set(key, n);
-  else counts.delete(key);
+/**
+ * Queued receptions per station or user. A count is changed in place (every reception adds one
+ * and its batch takes it back); keys back at zero are forgotten every SWEEP_BATCHES batches, not
+ * each time, since the same stations are back in the next batch.
+ */
+class QueuedCounts {
+  private readonly counts = new Map<string, { n: number }>();
+  of(key: string): number {
+    return this.counts.get(key)?.n ?? 0;
+  }
+  add(key: string): void {
+    const c = this.counts.get(key);
+    if (c) c.n += 1;
+    else this.counts.set(key, { n: 1 });
+  }
+  remove(key: string): void {
+    const c = this.counts.get(key);
+    if (c) c.n -= 1;
+  }
+  forgetZeros(): void {
+    for (const [key, c] of this.counts) if (c.n <= 0) this.counts.delete(key);
+  }
 }
+const SWEEP_BATCHES = 64;
 
 const MAX_RETRY_DELAY_MS = 5_000;
 
@@ -78,8 +97,9 @@ export interface ReceiptTracker {
 export class BatchWriter {
   private queue: WriteOp[] = [];
   private queuedReceptions = 0;
-  private readonly queuedByStation = new Map<string, number>();
-  private readonly queuedByUser = new Map<string, number>();
+  private readonly queuedByStation = new QueuedCounts();
+  private readonly queuedByUser = new QueuedCounts();
+  private settledBatches = 0;
   private timer: NodeJS.Timeout | null = null;
   /** settles when the last batch sent has been handled (in order: each waits for the previous) */
   private chain: Promise<boolean> = Promise.resolve(true);
@@ -115,9 +135,9 @@ export class BatchWriter {
   /** Whether a reception of this station would be queued now (asked before decoding it). */
   roomFor(stationId: string, userId: string): QueueRefusal | null {
     if (this.queuedReceptions >= this.options.maxQueuedReceptions) return 'queue-full';
-    if ((this.queuedByStation.get(stationId) ?? 0) >= this.options.maxQueuedPerStation)
+    if (this.queuedByStation.of(stationId) >= this.options.maxQueuedPerStation)
       return 'queue-share';
-    if ((this.queuedByUser.get(userId) ?? 0) >= this.options.maxQueuedPerUser) return 'queue-share';
+    if (this.queuedByUser.of(userId) >= this.options.maxQueuedPerUser) return 'queue-share';
     return null;
   }
 
@@ -128,8 +148,8 @@ export class BatchWriter {
       const refusal = this.roomFor(stationId, userId);
       if (refusal) return refusal;
       this.queuedReceptions += 1;
-      bump(this.queuedByStation, stationId, 1);
-      bump(this.queuedByUser, userId, 1);
+      this.queuedByStation.add(stationId);
+      this.queuedByUser.add(userId);
       this.metrics.receptionsQueued += 1;
       if (op.write.receipt !== undefined) this.receipts?.queued(op.write.receipt);
     }
@@ -239,9 +259,14 @@ export class BatchWriter {
     const receipts: string[] = [];
     for (const op of batch) {
       if (op.kind !== 'reception') continue;
-      bump(this.queuedByStation, op.write.reception.stationId, -1);
-      bump(this.queuedByUser, op.write.reception.userId, -1);
+      this.queuedByStation.remove(op.write.reception.stationId);
+      this.queuedByUser.remove(op.write.reception.userId);
       if (op.write.receipt !== undefined) receipts.push(op.write.receipt);
+    }
+    this.settledBatches += 1;
+    if (this.settledBatches % SWEEP_BATCHES === 0) {
+      this.queuedByStation.forgetZeros();
+      this.queuedByUser.forgetZeros();
     }
     if (receipts.length > 0) this.receipts?.settled(receipts);
     this.metrics.receptionsStored += outcome.receptions;

@@ -319,17 +319,7 @@ export function planReceptions(
       satelliteStats: satellites,
       dailyStats: days,
       // Frames for SatNOGS DB leave with the batch that stores them, or not at all (satnogs/).
-      satnogs: receptions.flatMap((r) =>
-        r.forwardToSatnogs
-          ? [
-              {
-                packetId: r.reception.packetId,
-                stationId: r.reception.stationId,
-                serverTime: r.reception.serverTime,
-              },
-            ]
-          : [],
-      ),
+      satnogs: forSatnogs(receptions),
       leaderboards: leaderboards.rows(inserted !== null),
       samplesOf: createdRows,
       counters: { packets: newPackets, receptions: receptions.length, crcErrors },
@@ -341,6 +331,14 @@ export function planReceptions(
     stored: receptions.length,
     duplicates: queued.length - receptions.length,
   };
+}
+
+function forSatnogs(receptions: readonly ReceptionWrite[]): ReceptionRows['satnogs'] {
+  const keys: ReceptionRows['satnogs'] = [];
+  for (const { forwardToSatnogs, reception: r } of receptions)
+    if (forwardToSatnogs)
+      keys.push({ packetId: r.packetId, stationId: r.stationId, serverTime: r.serverTime });
+  return keys;
 }
 
 /** What a lifecycle write found in storage, one per `LifecycleOp` in the same order. */

@@ -216,6 +216,8 @@ export class RxIngest {
   ): DropReason | null {
     const { station, receipt, rx, sat, crcError, location, now, at } = arrival;
     const geometry = receptionGeometry(sat.tle, at, location, rx.frequency, satPos);
+    // Every write and row has the same fields in the same order (no spreads): thousands a second
+    // wait in the queue, and objects of one shape are smaller and faster to read.
     return this.writer.enqueue({
       kind: 'reception',
       write: {
@@ -226,11 +228,12 @@ export class RxIngest {
         satPos,
         crcError,
         decoded,
-        ...(receipt === undefined ? {} : { receipt }),
+        receipt,
         // SatNOGS DB takes what the satellite sent: no CRC errors, no stations' test frames.
-        ...(sat.forwardToSatnogs && !crcError && !startsWith(arrival.bytes, TEST_PREFIX_BYTES)
-          ? { forwardToSatnogs: true }
-          : {}),
+        forwardToSatnogs:
+          sat.forwardToSatnogs && !crcError && !startsWith(arrival.bytes, TEST_PREFIX_BYTES)
+            ? true
+            : undefined,
         reception: {
           packetId,
           stationId: station.id,

@@ -13,11 +13,12 @@ import {
   insertReceptions,
   insertReceptionsIfAbsent,
   type DailyStationStat,
+  type SatelliteReceptionStats,
 } from '../../repositories/packets';
 import { addLeaderboardTallies, type LeaderboardTallies } from '../../repositories/leaderboards';
 import { insertStatusEvents } from '../../repositories/station-health';
 import { queueForSatnogs } from '../../repositories/satnogs-outbox';
-import { storeTelemetrySamples, type SampleRowWriter } from '../../repositories/telemetry';
+import { storeTelemetrySamples, type TelemetryWrites } from '../../repositories/telemetry';
 import { newPacketSamples } from '../../telemetry/samples';
 import {
   addStationReceptionStats,
@@ -45,8 +46,10 @@ export interface RowWrites {
   addToStationNumbers(items: readonly { id: string; add: number }[]): Promise<void> | void;
   addStationReceptionStats(stats: readonly StationReceptionStats[]): Promise<void> | void;
   addDailyStats(stats: readonly DailyStationStat[]): Promise<void> | void;
-  /** raw telemetry samples; by default one statement through the transaction */
-  insertTelemetrySamples?: SampleRowWriter;
+  /** the telemetry series' writes; by default one statement each through the transaction */
+  telemetry?: TelemetryWrites;
+  /** by default one statement per satellite through the transaction */
+  addSatelliteStats?(stats: readonly SatelliteReceptionStats[]): Promise<void> | void;
   addLeaderboardTallies(tallies: LeaderboardTallies): Promise<void> | void;
 }
 
@@ -145,7 +148,9 @@ export async function writeBatch(
   await rows.insertReceptions(r.receptions);
   await rows.addToStationNumbers(r.stationNumbers);
   await rows.addStationReceptionStats(r.stationStats);
-  await addSatelliteStats(trx, r.satelliteStats);
+  await (rows.addSatelliteStats
+    ? rows.addSatelliteStats(r.satelliteStats)
+    : addSatelliteStats(trx, r.satelliteStats));
   await rows.addDailyStats(r.dailyStats);
   await queueForSatnogs(trx, r.satnogs);
   await rows.addLeaderboardTallies(r.leaderboards);
@@ -158,7 +163,7 @@ export async function writeBatch(
     droppedMessages: batch.droppedMessages,
   });
   // The new packets' numbers as telemetry series (telemetry/samples.ts).
-  await storeTelemetrySamples(trx, newPacketSamples(r.samplesOf), rows.insertTelemetrySamples);
+  await storeTelemetrySamples(trx, newPacketSamples(r.samplesOf), rows.telemetry);
   return {
     lifecycleChanged: lifecycle.changedStations,
     ...(planned ? { receptions: planned } : {}),

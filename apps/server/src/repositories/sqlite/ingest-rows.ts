@@ -14,12 +14,20 @@ import {
   type StationDayTally,
   type StationSatelliteTally,
 } from '../leaderboards';
-import type { DailyStationStat } from '../packets';
+import type { DailyStationStat, SatelliteReceptionStats } from '../packets';
+import {
+  TELEMETRY_FIELDS_ON_CONFLICT,
+  TELEMETRY_ROLLUPS_ON_CONFLICT,
+  TELEMETRY_SAMPLES_ON_CONFLICT,
+  type FieldTotals,
+  type RollupRow,
+} from '../telemetry';
 import type { StationReceptionStats } from '../stations';
 import type { TelemetrySample } from '../../telemetry/samples';
 import type { RowWrites } from '../../network/ingest/write-batch';
 
-// Every field of the row type must be listed (the Record type checks it); values bind by name.
+// Every field of the row type must be listed (the Record type checks it); values bind by position,
+// in this order (insertRow).
 const PACKET_COLUMNS: Record<keyof PacketsTable, string> = {
   id: 'id',
   satellite: 'satellite',
@@ -70,17 +78,34 @@ const RECEPTION_COLUMNS: Record<keyof ReceptionsTable, string> = {
   frequencyError: 'frequency_error',
 };
 
-function insertSql(table: string, columns: Record<string, string>): string {
-  const keys = Object.keys(columns);
-  return `INSERT INTO ${table} (${keys.map((k) => columns[k]).join(', ')}) VALUES (${keys
-    .map((k) => `@${k}`)
-    .join(', ')})`;
+/**
+ * A prepared single-row INSERT of `columns` (row key -> column), bound by position in the order of
+ * the keys: binding by name looks every parameter up in the row object, which took as long as
+ * SQLite's own insert of a wide row. `tail`: a conflict clause.
+ */
+function insertRow<T>(
+  sqlite: SQLite.Database,
+  table: string,
+  columns: Record<keyof T & string, string>,
+  tail = '',
+): (row: T) => void {
+  const keys = Object.keys(columns) as (keyof T & string)[];
+  const statement = sqlite.prepare<unknown[]>(
+    `INSERT INTO ${table} (${keys.map((k) => columns[k]).join(', ')}) VALUES (${keys
+      .map(() => '?')
+      .join(', ')}) ${tail}`,
+  );
+  const values = new Array<unknown>(keys.length);
+  return (row) => {
+    for (let i = 0; i < keys.length; i += 1) values[i] = row[keys[i] as keyof T] ?? null;
+    statement.run(values);
+  };
 }
 
 /** Row writes of one SQLite connection; run them inside the batch's transaction. */
 export function sqliteRowWrites(sqlite: SQLite.Database): RowWrites {
-  const packet = sqlite.prepare<NewPacket>(insertSql('packets', PACKET_COLUMNS));
-  const reception = sqlite.prepare<NewReception>(insertSql('receptions', RECEPTION_COLUMNS));
+  const packet = insertRow<NewPacket>(sqlite, 'packets', PACKET_COLUMNS);
+  const reception = insertRow<NewReception>(sqlite, 'receptions', RECEPTION_COLUMNS);
   const stationNumber = sqlite.prepare<[number, string]>(
     'UPDATE packets SET station_number = station_number + ? WHERE id = ?',
   );
@@ -95,45 +120,102 @@ export function sqliteRowWrites(sqlite: SQLite.Database): RowWrites {
       record_distance_km = CASE WHEN @maxDistanceKm IS NOT NULL AND @maxDistanceKm > record_distance_km
         THEN @maxDistanceKm ELSE record_distance_km END
     WHERE id = @id`);
-  const daily = sqlite.prepare<DailyStationStat>(`
-    INSERT INTO station_daily_stats (station_id, day, satellite, frames)
-    VALUES (@stationId, @day, @satellite, @frames)
-    ON CONFLICT (station_id, day, satellite) DO UPDATE SET frames = station_daily_stats.frames + excluded.frames`);
-  const sample = sqlite.prepare<TelemetrySample>(
-    'INSERT INTO telemetry_samples (satellite, field, at, value) VALUES (@satellite, @field, @at, @value) ON CONFLICT DO NOTHING',
+  const daily = insertRow<DailyStationStat>(
+    sqlite,
+    'station_daily_stats',
+    { stationId: 'station_id', day: 'day', satellite: 'satellite', frames: 'frames' },
+    'ON CONFLICT (station_id, day, satellite) DO UPDATE SET frames = station_daily_stats.frames + excluded.frames',
   );
-  const stationDay = sqlite.prepare<StationDayTally>(`
-    INSERT INTO leaderboard_station_days (day, station_id, confirmed_packets, record_distance_km)
-    VALUES (@day, @stationId, @confirmedPackets, @recordDistanceKm) ${STATION_DAYS_ON_CONFLICT}`);
-  const stationSatellite = sqlite.prepare<StationSatelliteTally>(`
-    INSERT INTO leaderboard_station_satellites (station_id, satellite, first_heard, last_heard)
-    VALUES (@stationId, @satellite, @firstHeard, @lastHeard) ${STATION_SATELLITES_ON_CONFLICT}`);
-  const satelliteDay = sqlite.prepare<SatelliteDayTally>(`
-    INSERT INTO leaderboard_satellite_days (day, satellite, packets)
-    VALUES (@day, @satellite, @packets) ${SATELLITE_DAYS_ON_CONFLICT}`);
+  const sample = insertRow<TelemetrySample>(
+    sqlite,
+    'telemetry_samples',
+    { satellite: 'satellite', field: 'field', at: 'at', value: 'value' },
+    TELEMETRY_SAMPLES_ON_CONFLICT,
+  );
+  const field = insertRow<FieldTotals>(
+    sqlite,
+    'telemetry_fields',
+    {
+      satellite: 'satellite',
+      field: 'field',
+      firstAt: 'first_at',
+      lastAt: 'last_at',
+      samples: 'samples',
+    },
+    TELEMETRY_FIELDS_ON_CONFLICT,
+  );
+  const rollup = insertRow<RollupRow>(
+    sqlite,
+    'telemetry_rollups',
+    {
+      satellite: 'satellite',
+      field: 'field',
+      bucket: 'bucket',
+      start: 'start',
+      min: 'min',
+      max: 'max',
+      sum: 'sum',
+      count: 'count',
+    },
+    TELEMETRY_ROLLUPS_ON_CONFLICT,
+  );
+  const satelliteStats = sqlite.prepare<SatelliteReceptionStats>(`
+    UPDATE satellites SET
+      frames = frames + @frames,
+      confirmed_packets = confirmed_packets + @confirmedPackets,
+      last_packet_time = CASE WHEN last_packet_time IS NULL OR last_packet_time < @lastPacketTime
+        THEN @lastPacketTime ELSE last_packet_time END
+    WHERE name = @name`);
+  const stationDay = insertRow<StationDayTally>(
+    sqlite,
+    'leaderboard_station_days',
+    {
+      day: 'day',
+      stationId: 'station_id',
+      confirmedPackets: 'confirmed_packets',
+      recordDistanceKm: 'record_distance_km',
+    },
+    STATION_DAYS_ON_CONFLICT,
+  );
+  const stationSatellite = insertRow<StationSatelliteTally>(
+    sqlite,
+    'leaderboard_station_satellites',
+    {
+      stationId: 'station_id',
+      satellite: 'satellite',
+      firstHeard: 'first_heard',
+      lastHeard: 'last_heard',
+    },
+    STATION_SATELLITES_ON_CONFLICT,
+  );
+  const satelliteDay = insertRow<SatelliteDayTally>(
+    sqlite,
+    'leaderboard_satellite_days',
+    { day: 'day', satellite: 'satellite', packets: 'packets' },
+    SATELLITE_DAYS_ON_CONFLICT,
+  );
   return {
-    insertTelemetrySamples: (rows) => {
-      for (const row of rows) sample.run(row);
+    telemetry: {
+      fields: (rows) => rows.forEach(field),
+      samples: (rows) => rows.forEach(sample),
+      rollups: (rows) => rows.forEach(rollup),
     },
-    insertPackets: (rows) => {
-      for (const row of rows) packet.run(row);
+    addSatelliteStats: (stats) => {
+      for (const s of stats) satelliteStats.run(s);
     },
-    insertReceptions: (rows) => {
-      for (const row of rows) reception.run(row);
-    },
+    insertPackets: (rows) => rows.forEach(packet),
+    insertReceptions: (rows) => rows.forEach(reception),
     addToStationNumbers: (items) => {
       for (const item of items) stationNumber.run(item.add, item.id);
     },
     addStationReceptionStats: (stats) => {
       for (const s of stats) stationStats.run(s);
     },
-    addDailyStats: (stats) => {
-      for (const s of stats) daily.run(s);
-    },
+    addDailyStats: (stats) => stats.forEach(daily),
     addLeaderboardTallies: (tallies) => {
-      for (const t of tallies.stationDays) stationDay.run(t);
-      for (const t of tallies.stationSatellites) stationSatellite.run(t);
-      for (const t of tallies.satelliteDays) satelliteDay.run(t);
+      tallies.stationDays.forEach(stationDay);
+      tallies.stationSatellites.forEach(stationSatellite);
+      tallies.satelliteDays.forEach(satelliteDay);
     },
   };
 }

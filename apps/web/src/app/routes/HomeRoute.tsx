@@ -1,10 +1,10 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import Stack from '@mui/material/Stack';
 import { GetStarted, HomeIntro, useCarouselPhotos } from '../../features/home';
 import { LoginLinkView } from '../../features/auth';
 import { StatisticsCards, useNetworkStatistics } from '../../features/statistics';
-import { MapPlaceholder, preloadWorldMap, WorldMap } from '../../features/map';
+import { WorldMap } from '../../features/map';
 import { useStoredUserId } from '../../lib/session';
 import { useDeferredUntil } from '../../lib/useDeferredUntil';
 
@@ -19,17 +19,12 @@ const PhotoCarousel = lazy(() =>
 
 function HomeContent() {
   const userId = useStoredUserId();
-  // The statistics cards are what makes / usable; the map (Leaflet, SGP4 worker, live stream)
-  // and the photo carousel (satellite catalogue, zod) start once they are on screen.
+  // The photo carousel (its photos, or the satellite catalogue and zod) starts once the cards are
+  // on screen. The map renders at once: its data and code were asked for at start-up (boot.ts),
+  // and it shows its placeholder until they are here.
   const statistics = useNetworkStatistics();
-  const heavyPartsMayLoad = useDeferredUntil(!statistics.isPending);
-  const photos = useCarouselPhotos(heavyPartsMayLoad);
-  // The map's code starts downloading as soon as the cards show, not after the idle moment that
-  // releases its render; its data was asked for at start-up (boot.ts).
-  const cardsShown = !statistics.isPending;
-  useEffect(() => {
-    if (cardsShown) preloadWorldMap();
-  }, [cardsShown]);
+  const photosMayLoad = useDeferredUntil(!statistics.isPending);
+  const photos = useCarouselPhotos(photosMayLoad);
   return (
     <Stack spacing={3}>
       {!photos.isError && photos.data && photos.data.length > 0 ? (
@@ -38,11 +33,7 @@ function HomeContent() {
         </Suspense>
       ) : null}
       <HomeIntro returning={userId !== null} />
-      {heavyPartsMayLoad ? (
-        <WorldMap height={MAP_HEIGHT} />
-      ) : (
-        <MapPlaceholder height={MAP_HEIGHT} />
-      )}
+      <WorldMap height={MAP_HEIGHT} />
       <StatisticsCards />
       <GetStarted />
     </Stack>

@@ -1,9 +1,9 @@
-import { render } from '@testing-library/react';
+import { render } from '@testing-library/preact';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
 import { BalloonIcon, SatelliteIcon, StationIcon } from './icons';
 
-function filledPath(container: HTMLElement) {
+function filledPath(container: Element) {
   const svg = container.querySelector('svg');
   return { svg, fill: svg?.querySelector('path')?.getAttribute('fill') };
 }

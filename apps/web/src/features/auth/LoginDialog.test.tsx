@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, configure } from '@testing-library/react';
+import { fireEvent, render, screen, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { createChallenge } from 'altcha/lib';
@@ -7,6 +7,7 @@ import { mockFetch } from '../../../test/fetchMock';
 import { AppProviders } from '../../app/AppProviders';
 import LoginDialog from './LoginDialog';
 import { deriveKey } from './lib/proofOfWork';
+import { advanceTimers } from '../../../test/render';
 
 const onClose = vi.fn();
 
@@ -75,7 +76,7 @@ describe('Request Weblogin dialog', () => {
     expect(requestButton()).toBeDisabled();
     await passBotCheck(user);
     expect(requestButton()).toBeEnabled();
-    await act(() => vi.advanceTimersByTimeAsync(61_000));
+    await advanceTimers(61_000);
     expect(screen.getByText('Captcha Expired, please try again')).toBeInTheDocument();
     expect(requestButton()).toBeDisabled();
     expect(screen.getByRole('checkbox', { name: "I'm not a robot" })).not.toBeChecked();
@@ -150,9 +151,9 @@ describe('Request Weblogin dialog', () => {
     expect(expiry - Date.now()).toBeGreaterThan(29_000);
     expect(expiry - Date.now()).toBeLessThanOrEqual(30_000);
 
-    await act(() => vi.advanceTimersByTimeAsync(1_900));
+    await advanceTimers(1_900);
     expect(onClose).not.toHaveBeenCalled();
-    await act(() => vi.advanceTimersByTimeAsync(200));
+    await advanceTimers(200);
     expect(onClose).toHaveBeenCalledTimes(1);
 
     // Reopened (or reloaded) during the wait: the countdown continues from the stored expiry.
@@ -162,9 +163,9 @@ describe('Request Weblogin dialog', () => {
     await passBotCheck(user);
     expect(requestButton()).toBeDisabled();
     expect(requestButton()).toHaveTextContent(/Request Login \(2[78]s\)/);
-    await act(() => vi.advanceTimersByTimeAsync(26_000));
+    await advanceTimers(26_000);
     expect(requestButton()).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(2_500));
+    await advanceTimers(2_500);
     expect(requestButton()).toBeEnabled();
     expect(requestButton()).toHaveTextContent(/^Request Login$/);
   });

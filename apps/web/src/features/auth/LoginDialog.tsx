@@ -14,9 +14,9 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { EmailField } from '../../components/EmailField';
 import { LINKS } from '../../config/site';
 import { requestWebLogin, webLoginErrorText } from './api/requestWebLogin';
 import { BotCheck } from './components/BotCheck';
@@ -40,7 +40,6 @@ export function loginEmailError(email: string): string | null {
 
 export default function LoginDialog({ open, onClose }: AuthDialogProps) {
   const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
   const [token, setToken] = useState<string | null>(null);
   const [resetSignal, setResetSignal] = useState(0);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -101,20 +100,12 @@ export default function LoginDialog({ open, onClose }: AuthDialogProps) {
             </Link>
             .
           </Typography>
-          <TextField
+          <EmailField
             label="Enter your registered email"
-            type="email"
-            autoComplete="email"
             fullWidth
-            required
             value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              setTouched(true);
-            }}
-            onBlur={() => setTouched(true)}
-            error={touched && emailError !== null}
-            helperText={touched ? (emailError ?? ' ') : ' '}
+            onChange={setEmail}
+            error={emailError}
           />
           <BotCheck key={resetSignal} onToken={setToken} />
           {phase.kind === 'success' && <Alert severity="success">{phase.message}</Alert>}

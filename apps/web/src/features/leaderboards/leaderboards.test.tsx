@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import type { LeaderboardBoard, LeaderboardPeriod, LeaderboardResponse } from '@tinygs/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, type Pass } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

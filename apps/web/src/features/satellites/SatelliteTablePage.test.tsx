@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import SatelliteTablePage from './SatelliteTablePage';
 import { TABLE_EMPTY_TEXT, TABLE_LOADING_TEXT } from './components/SatelliteTable';

@@ -1,9 +1,9 @@
-import { act, screen, within, configure } from '@testing-library/react';
+import { screen, within, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { PACKETS_PAGE_SIZE, STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../test/fetchMock';
-import { renderWithApp } from '../../../test/render';
+import { advanceTimers, renderWithApp } from '../../../test/render';
 import StationPage from './StationPage';
 import { ownerStation, packet, publicStation } from '../../../test/fixtures/stations';
 
@@ -64,9 +64,9 @@ describe('Station packets', () => {
 
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(screen.getByRole('button', { name: 'Loading...' })).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await advanceTimers(10_000);
     expect(pages()).toHaveLength(3);
-    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await advanceTimers(1_100);
     expect(pages()).toHaveLength(4);
     expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
   });

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within, configure } from '@testing-library/react';
+import { act, screen, waitFor, within, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import type { QueryClient } from '@tanstack/react-query';
 import { STORAGE_KEYS, type Picture, type StationListItem } from '@tinygs/contracts';
@@ -162,7 +162,7 @@ describe('Station loading', () => {
     );
     renderStation('Slow@42');
     expect(await screen.findByText('Request timeout - trying again...')).toBeInTheDocument();
-    expect(attempts).toBe(2);
+    await vi.waitFor(() => expect(attempts).toBe(2));
     act(() =>
       finish(
         new Response(JSON.stringify(publicStation({ name: 'Slow' })), {

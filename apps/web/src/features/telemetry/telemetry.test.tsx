@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/preact';
 import { bytesToBase64, latin1ToBytes } from '@tinygs/contracts';
 import { renderTemplate } from './lib/renderTemplate';
 import {

@@ -1,4 +1,4 @@
-import { screen, waitFor, within, configure } from '@testing-library/react';
+import { screen, waitFor, within, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -4,7 +4,8 @@
 // events stay on the main thread, which planned them (plan-batch.ts).
 import type { MessagePort } from 'node:worker_threads';
 import { tsWorkerScript } from '../../../lib/ts-worker';
-import type { LifecycleOp, ReceptionRows } from '../plan-batch';
+import type { LifecycleOp } from '../plan-batch';
+import type { PackedRows } from './packed-rows';
 
 /** Messages of the writer thread (writer-thread.ts). */
 /** `epoch`: a failed batch fails every later one of the same epoch without running it. */
@@ -13,7 +14,8 @@ export type WriterRequest = {
   epoch: number;
   lifecycle: LifecycleOp[];
   droppedMessages: number;
-  rows: ReceptionRows;
+  /** the planned rows, packed (packed-rows.ts) */
+  rows: PackedRows;
 };
 export type WriterReply =
   /** `lifecycleChanged`: the stations the lifecycle writes changed (write-batch.ts) */

@@ -1,13 +1,15 @@
 // The SQLite batch store: batches are committed on a connection of their own in a worker thread
 // (writer-thread.ts), because SQLite works synchronously on the calling thread and at thousands of
 // receptions a second the writes would otherwise take most of the event loop that also runs the
-// broker and the HTTP API. The thread gets each batch's writes only (protocol.ts); a checkpointer
-// thread (checkpointer.ts) copies the WAL into the database file meanwhile.
+// broker and the HTTP API. The thread gets each batch's writes only (protocol.ts), its rows packed
+// (packed-rows.ts); a checkpointer thread (checkpointer.ts) copies the WAL into the database file
+// meanwhile.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { BatchStore } from '../batch-store';
 import type { BatchWritten } from '../write-batch';
 import { startCheckpointer } from './checkpointer';
+import { packRows } from './packed-rows';
 import {
   CLOSE_TIMEOUT_MS,
   WRITER_BOOTSTRAP,
@@ -92,17 +94,18 @@ export async function sqliteThreadStore(file: string, log: Logger): Promise<Batc
       }
       const id = nextId++;
       // The batch's writes only: its events stay here (plan.receptions.planned.events).
+      const { packed, transfer } = packRows(plan.receptions.planned.rows);
       const request: WriterRequest = {
         id,
         epoch,
         lifecycle: plan.lifecycle,
         droppedMessages: plan.droppedMessages,
-        rows: plan.receptions.planned.rows,
+        rows: packed,
       };
       const result = new Promise<BatchWritten>((resolve, reject) =>
         pending.set(id, { epoch: request.epoch, resolve, reject }),
       );
-      worker.postMessage(request);
+      worker.postMessage(request, transfer);
       return result;
     },
     async close() {

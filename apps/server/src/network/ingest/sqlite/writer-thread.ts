@@ -6,6 +6,7 @@ import { openDatabase } from '../../../db/connect';
 import { checkpointWal, setPageCacheKib, setWalAutoCheckpoint } from '../../../db/sqlite-wal';
 import { sqliteRowWrites } from '../../../repositories/sqlite/ingest-rows';
 import { writeBatch } from '../write-batch';
+import { unpackRows } from './packed-rows';
 import type { WriterReply, WriterRequest } from './protocol';
 
 const port = parentPort;
@@ -59,15 +60,17 @@ port.on('message', (request: WriterRequest | { close: true }) => {
     }
     try {
       const { lifecycle, droppedMessages } = request;
-      const written = await db
-        .transaction()
-        .execute((trx) =>
-          writeBatch(
-            trx,
-            { lifecycle, droppedMessages, receptions: { shared: false, rows: request.rows } },
-            rows,
-          ),
-        );
+      const written = await db.transaction().execute((trx) =>
+        writeBatch(
+          trx,
+          {
+            lifecycle,
+            droppedMessages,
+            receptions: { shared: false, rows: unpackRows(request.rows) },
+          },
+          rows,
+        ),
+      );
       reply = { id: request.id, lifecycleChanged: written.lifecycleChanged };
     } catch (err) {
       failedEpoch = request.epoch;

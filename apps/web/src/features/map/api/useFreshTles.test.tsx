@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { renderHook, waitFor } from '@testing-library/preact';
+import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../../../test/fetchMock';
 import { testQueryClient } from '../../../../test/render';
@@ -28,9 +28,11 @@ const DATA: WorldData = {
   stations: [],
 };
 
-function wrapper({ children }: { children: ReactNode }) {
+function Wrapper({ children }: { children: ReactElement }) {
   return <QueryClientProvider client={testQueryClient()}>{children}</QueryClientProvider>;
 }
+// Preact's Testing Library types its wrapper as a component of Preact's own JSX types.
+const wrapper = Wrapper as unknown as NonNullable<Parameters<typeof renderHook>[1]>['wrapper'];
 
 describe('useFreshTles', () => {
   it('moves an open map to the element sets the server serves now, and ignores a broken answer', async () => {

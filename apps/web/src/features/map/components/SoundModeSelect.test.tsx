@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@tinygs/contracts';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSoundMode } from '../hooks/useSoundMode';

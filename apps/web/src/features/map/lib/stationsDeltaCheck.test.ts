@@ -1,6 +1,6 @@
 import { StationsDeltaEventSchema } from '@tinygs/contracts';
 import { describe, expect, it } from 'vitest';
-import { agree } from '../../../../test/schemaAgreement';
+import { agree } from '@tinygs/contracts/schema-agreement';
 import { checkStationsDelta } from './stationsDeltaCheck';
 
 const station = {

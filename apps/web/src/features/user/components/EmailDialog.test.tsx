@@ -1,9 +1,9 @@
-import { act, screen, configure } from '@testing-library/react';
+import { act, screen, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../../test/fetchMock';
-import { renderWithApp } from '../../../../test/render';
+import { advanceTimers, renderWithApp } from '../../../../test/render';
 import { pendingEmailText } from './EmailDialog';
 import { offlineAlertsHelp } from './OfflineAlertsField';
 import UserPage from '../UserPage';
@@ -94,18 +94,20 @@ describe('E-mail preferences', () => {
     expect(saveButton()).toBeDisabled();
     expect(saveButton()).toHaveTextContent('Save (60s)');
     // The banner follows the saved user: terms now accepted, e-mail not yet validated.
-    expect(screen.getByText('Please check your mailbox and validate the email.')).toBeVisible();
+    expect(
+      await screen.findByText('Please check your mailbox and validate the email.'),
+    ).toBeVisible();
 
-    await act(() => vi.advanceTimersByTimeAsync(4_000));
+    await advanceTimers(4_000);
     expect(localStorage.getItem(STORAGE_KEYS.emailCooldownExpiry)).toBeNull();
-    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await advanceTimers(1_100);
     const stored = Number(localStorage.getItem(STORAGE_KEYS.emailCooldownExpiry));
     expect(stored - Date.now()).toBeGreaterThan(53_000);
     expect(stored - Date.now()).toBeLessThanOrEqual(55_000);
 
-    await act(() => vi.advanceTimersByTimeAsync(53_000));
+    await advanceTimers(53_000);
     expect(saveButton()).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    await advanceTimers(2_000);
     expect(saveButton()).toBeEnabled();
     expect(saveButton()).toHaveTextContent(/^Save$/);
   });
@@ -117,7 +119,9 @@ describe('E-mail preferences', () => {
     await user.click(saveButton());
     await screen.findByText('Config saved!');
     expect(localStorage.getItem(STORAGE_KEYS.emailCooldownExpiry)).toBeNull();
-    view.unmount();
+    act(() => {
+      view.unmount();
+    });
     expect(Number(localStorage.getItem(STORAGE_KEYS.emailCooldownExpiry))).toBeGreaterThan(
       Date.now() + 59_000,
     );
@@ -164,7 +168,8 @@ describe('E-mail preferences', () => {
     expect(await screen.findByText('Config saved!')).toBeInTheDocument();
     const note = pendingEmailText(saved);
     expect(note).toContain('owner@example.org');
-    expect(screen.getAllByText(note)).toHaveLength(2);
+    // In the dialog and, once the saved user is in the cache, on the console behind it.
+    await vi.waitFor(() => expect(screen.getAllByText(note)).toHaveLength(2));
     expect(emailField()).toHaveValue('new@example.org');
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(await screen.findByText(note)).toBeVisible();

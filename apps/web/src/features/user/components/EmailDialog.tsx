@@ -28,6 +28,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { EmailField } from '../../../components/EmailField';
 import { savePreferences } from '../api/userActions';
 import type { Session } from '../../../lib/session';
 import { useStoredCountdown } from '../../auth';
@@ -87,7 +88,6 @@ function EmailForm(
   const [terms, setTerms] = useState(user.acceptedTerms);
   const [frequency, setFrequency] = useState<Frequency>(user.newsletterFrequency);
   const [alerts, setAlerts] = useState(user.offlineAlerts ?? null);
-  const [touched, setTouched] = useState(false);
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
@@ -129,19 +129,12 @@ function EmailForm(
       <DialogTitle id="email-dialog-title">E-mail preferences</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
+          <EmailField
             label="E-mail"
-            type="email"
-            autoComplete="email"
-            required
             value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              setTouched(true);
-            }}
-            onBlur={() => setTouched(true)}
-            error={touched && emailError !== null}
-            helperText={(touched && emailError) || 'Used to log in and for the newsletter.'}
+            onChange={setEmail}
+            error={emailError}
+            hint="Used to log in and for the newsletter."
           />
           {!user.acceptedTerms && (
             <div>

@@ -1,11 +1,11 @@
-import { act, fireEvent, render, screen, within, configure } from '@testing-library/react';
+import { fireEvent, render, screen, within, configure } from '@testing-library/preact';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { STORAGE_KEYS } from '@tinygs/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../../test/fetchMock';
-import { testQueryClient } from '../../../../test/render';
+import { advanceTimers, testQueryClient } from '../../../../test/render';
 import { AppProviders } from '../../../app/AppProviders';
 import { NewStationDialog } from './NewStationDialog';
 import { pickedLocationText } from '../lib/newStationForm';
@@ -171,16 +171,16 @@ describe('New station dialog: creation', () => {
     expect((post?.init?.headers as Record<string, string>).sessionToken).toBe('tok');
     const polls = () => calls.filter((c) => c.url === '/v1/station_created').length;
 
-    await act(() => vi.advanceTimersByTimeAsync(19_000));
+    await advanceTimers(19_000);
     expect(polls()).toBe(0);
-    await act(() => vi.advanceTimersByTimeAsync(1_100));
+    await advanceTimers(1_100);
     expect(polls()).toBe(1);
     expect(await screen.findByText(/Still waiting\./)).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(20_000));
+    await advanceTimers(20_000);
     expect(polls()).toBe(2);
     expect(await screen.findByText('Station created!')).toBeInTheDocument();
     expect(onCreated).toHaveBeenCalledTimes(1);
-    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    await advanceTimers(60_000);
     expect(polls()).toBe(2);
   });
 
@@ -195,7 +195,7 @@ describe('New station dialog: creation', () => {
     await user.click(createButton());
     // The checks start once the dialog shows the pending start.
     await screen.findByText(/Waiting for the station/);
-    await act(() => vi.advanceTimersByTimeAsync(20_100));
+    await advanceTimers(20_100);
     expect(await screen.findByText('The station never came.')).toBeInTheDocument();
   });
 
@@ -210,7 +210,7 @@ describe('New station dialog: creation', () => {
     await user.click(createButton());
     // The checks start once the dialog shows the pending start.
     await screen.findByText(/Waiting for the station/);
-    await act(() => vi.advanceTimersByTimeAsync(20_100));
+    await advanceTimers(20_100);
     expect(
       await screen.findByText(
         'Error while checking station status. Creation may have failed or been interrupted.',
@@ -228,7 +228,7 @@ describe('New station dialog: creation', () => {
     await user.click(createButton());
     await screen.findByText(/Waiting for the station/);
     localStorage.removeItem(STORAGE_KEYS.sessionToken);
-    await act(() => vi.advanceTimersByTimeAsync(20_100));
+    await advanceTimers(20_100);
     expect(
       await screen.findByText('Authentication details missing. Cannot check status.'),
     ).toBeInTheDocument();
@@ -249,7 +249,7 @@ describe('New station dialog: creation', () => {
     expect(
       screen.getByText('Creation process cancelled. You can amend the information and try again.'),
     ).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    await advanceTimers(60_000);
     expect(calls.some((c) => c.url === '/v1/station_created')).toBe(false);
     expect(createButton()).toBeEnabled();
   });

@@ -1,4 +1,4 @@
-import { screen, waitFor, within, configure } from '@testing-library/react';
+import { screen, waitFor, within, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { STORAGE_KEYS, type Picture, type StationOwnerView } from '@tinygs/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

@@ -23,6 +23,9 @@ interface ModemFieldsProps {
 
 type TextKey = Exclude<ModemField, 'mode' | 'crc' | 'fldro' | 'ook'>;
 
+/** One field's cell: a full row on phones, half on tablets, a quarter on wider screens. */
+const CELL = { xs: 12, sm: 6, md: 3 };
+
 const range = (r: { min: number; max: number }) => `${r.min} to ${r.max}`;
 
 export function ModemFields({
@@ -36,7 +39,7 @@ export function ModemFields({
     onChange({ ...values, [key]: value });
 
   const numberField = (key: TextKey, label: string, hint: string, step?: number) => (
-    <Grid size={{ xs: 12, sm: 6, md: 3 }} key={key}>
+    <Grid size={CELL} key={key}>
       <TextField
         label={label}
         fullWidth
@@ -52,26 +55,47 @@ export function ModemFields({
     </Grid>
   );
 
+  const selectField = (
+    label: string,
+    value: string,
+    onSelect: (value: string) => void,
+    options: readonly { label: string; value: string }[],
+    error?: string,
+  ) => (
+    <Grid size={CELL} key={label}>
+      <TextField
+        select
+        label={label}
+        fullWidth
+        size="small"
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onSelect(event.target.value)}
+        error={error !== undefined}
+        helperText={error ?? ' '}
+      >
+        {options.map((o) => (
+          <MenuItem key={o.label} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ))}
+      </TextField>
+    </Grid>
+  );
+
+  // A station set to OOK (255) keeps it; the form itself does not offer it.
+  const shapings = DATA_SHAPING_OPTIONS.map((o) => ({ label: o.label, value: String(o.ook) }));
+  if (!DATA_SHAPING_OPTIONS.some((o) => o.ook === values.ook))
+    shapings.push({ label: 'OOK', value: String(values.ook) });
+
   return (
     <Grid container spacing={2}>
-      <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-        <TextField
-          select
-          label="Mode"
-          fullWidth
-          size="small"
-          value={values.mode}
-          disabled={disabled}
-          onChange={(event) => set('mode', event.target.value === 'FSK' ? 'FSK' : 'LoRa')}
-          helperText=" "
-        >
-          {MODEM_MODES.map((m) => (
-            <MenuItem key={m} value={m}>
-              {m}
-            </MenuItem>
-          ))}
-        </TextField>
-      </Grid>
+      {selectField(
+        'Mode',
+        values.mode,
+        (v) => set('mode', v === 'FSK' ? 'FSK' : 'LoRa'),
+        MODEM_MODES.map((m) => ({ label: m, value: m })),
+      )}
       <Grid size={{ xs: 12, sm: 6, md: 6 }}>{satelliteField}</Grid>
       {numberField('NORAD', 'NORAD', range(MODEM_RANGES.norad), 1)}
       {numberField('freq', 'Frequency (MHz)', 'MHz')}
@@ -90,45 +114,21 @@ export function ModemFields({
           {numberField('pl', 'Preamble length', range(MODEM_RANGES.pl), 1)}
           {numberField('cl', 'Current limit (mA)', range(MODEM_RANGES.cl))}
           {numberField('gain', 'Gain', `${range(MODEM_RANGES.gain)} (0 = auto)`, 1)}
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <TextField
-              select
-              label="CRC"
-              fullWidth
-              size="small"
-              value={values.crc ? 'true' : 'false'}
-              disabled={disabled}
-              onChange={(event) => set('crc', event.target.value === 'true')}
-              helperText=" "
-            >
-              {CRC_OPTIONS.map((o) => (
-                <MenuItem key={o.label} value={String(o.value)}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <TextField
-              select
-              label="FLDRO"
-              fullWidth
-              size="small"
-              value={String(values.fldro)}
-              disabled={disabled}
-              onChange={(event) => {
-                const v = Number(event.target.value);
-                set('fldro', v === 0 || v === 1 ? v : 2);
-              }}
-              helperText=" "
-            >
-              {FLDRO_OPTIONS.map((o) => (
-                <MenuItem key={o.label} value={String(o.value)}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
+          {selectField(
+            'CRC',
+            values.crc ? 'true' : 'false',
+            (v) => set('crc', v === 'true'),
+            CRC_OPTIONS.map((o) => ({ label: o.label, value: String(o.value) })),
+          )}
+          {selectField(
+            'FLDRO',
+            String(values.fldro),
+            (v) => {
+              const n = Number(v);
+              set('fldro', n === 0 || n === 1 ? n : 2);
+            },
+            FLDRO_OPTIONS.map((o) => ({ label: o.label, value: String(o.value) })),
+          )}
         </>
       ) : (
         <>
@@ -136,29 +136,13 @@ export function ModemFields({
           {numberField('fd', 'Frequency deviation (kHz)', range(MODEM_RANGES.fd))}
           {numberField('bw', 'Receive bandwidth (kHz)', 'optional')}
           {numberField('pl', 'Preamble length', 'bits', 1)}
-          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <TextField
-              select
-              label="Data shaping"
-              fullWidth
-              size="small"
-              value={String(values.ook)}
-              disabled={disabled}
-              onChange={(event) => set('ook', Number(event.target.value))}
-              error={errors.ook !== undefined}
-              helperText={errors.ook ?? ' '}
-            >
-              {DATA_SHAPING_OPTIONS.map((o) => (
-                <MenuItem key={o.label} value={String(o.ook)}>
-                  {o.label}
-                </MenuItem>
-              ))}
-              {/* A station set to OOK (255) keeps it; the form itself does not offer it. */}
-              {!DATA_SHAPING_OPTIONS.some((o) => o.ook === values.ook) && (
-                <MenuItem value={String(values.ook)}>OOK</MenuItem>
-              )}
-            </TextField>
-          </Grid>
+          {selectField(
+            'Data shaping',
+            String(values.ook),
+            (v) => set('ook', Number(v)),
+            shapings,
+            errors.ook,
+          )}
         </>
       )}
     </Grid>

@@ -1,4 +1,4 @@
-import { render, screen, within, configure } from '@testing-library/react';
+import { render, screen, within, configure } from '@testing-library/preact';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { STORAGE_KEYS, type StationOwnerView } from '@tinygs/contracts';
@@ -238,7 +238,8 @@ describe('Operate dialog: satellite picker', () => {
       'Sorrel 2A (Sorrel-2A)FSK 437.425 MHz, LoRa 436.1 MHz',
       'Thistledown-5LoRa 434.5 MHz',
     ]);
-    await user.type(picker, 'sorrel');
+    // Typed into the open list (the field has the focus): a click first would close the list.
+    await user.type(picker, 'sorrel', { skipClick: true });
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Sorrel 2A (Sorrel-2A)FSK 437.425 MHz, LoRa 436.1 MHz',
     ]);

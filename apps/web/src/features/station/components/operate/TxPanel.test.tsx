@@ -1,9 +1,10 @@
-import { act, render, screen, configure } from '@testing-library/react';
+import { render, screen, configure } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type Reply } from '../../../../../test/fetchMock';
 import { AppProviders } from '../../../../app/AppProviders';
 import { TxPanel } from './TxPanel';
+import { advanceTimers } from '../../../../../test/render';
 
 const OK: Reply = { body: { message: 'Sent' } };
 
@@ -70,9 +71,9 @@ describe('Transmission', () => {
     expect(button('Send text')).toBeDisabled();
     expect(button('Send binary')).toBeDisabled();
     expect(button('Send test frame')).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(900));
+    await advanceTimers(900);
     expect(button('Send text')).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(200));
+    await advanceTimers(200);
     expect(button('Send text')).toBeEnabled();
   });
 
@@ -115,9 +116,9 @@ describe('Transmission', () => {
     expect(test?.init?.body).toBeUndefined();
     expect(button('Send test frame')).toBeDisabled();
     expect(button('Send text')).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(19_500));
+    await advanceTimers(19_500);
     expect(button('Send test frame')).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(600));
+    await advanceTimers(600);
     expect(button('Send test frame')).toBeEnabled();
   });
 

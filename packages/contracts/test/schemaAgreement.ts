@@ -1,8 +1,9 @@
 // Holds a hand-written check to the contracts schema it stands in for: every variant of a valid
-// answer (each place replaced by values of every JSON type, removed, or given a stray field) must
-// be accepted by both with the same output, or refused by both.
+// value (each place replaced by values of every JSON type and the caller's own, removed, or given a
+// stray field) must be accepted by both with the same output, or refused by both. The web app's
+// zod-free checks and the server's MQTT payload checks use it (`@tinygs/contracts/schema-agreement`).
 import { expect } from 'vitest';
-import { JSON_VALUES as VALUES } from './fixtures/jsonValues';
+import { JSON_VALUES as VALUES } from './jsonValues';
 
 type Json = unknown;
 const DELETE = Symbol('delete');
@@ -29,12 +30,12 @@ function paths(value: Json, at: (string | number)[] = []): (string | number)[][]
   return [at, ...keys.flatMap((k) => paths((value as Record<string, Json>)[k], [...at, k]))];
 }
 
-/** Every value with one place of `base` replaced by each of VALUES, removed, or given a stray field. */
-function* variants(base: Json): Generator<Json> {
+/** Every value with one place of `base` replaced by each of `values`, removed, or given a stray field. */
+function* variants(base: Json, values: readonly unknown[]): Generator<Json> {
   yield base;
   for (const path of paths(base)) {
     if (path.length > 0) yield replaced(base, path, DELETE);
-    for (const v of VALUES) {
+    for (const v of values) {
       // JSON has no undefined: a place set to it is a place removed, yielded above.
       if (v === undefined && path.length > 0) continue;
       yield replaced(base, path, v);
@@ -45,14 +46,16 @@ function* variants(base: Json): Generator<Json> {
   }
 }
 
+/** `extraValues`: put in every place besides the values of every JSON type (edge cases of the schema's own limits). */
 export function agree<T>(
   check: (raw: unknown) => T | null,
   schema: { safeParse(v: unknown): unknown },
   base: Json,
+  extraValues: readonly unknown[] = [],
 ) {
   let accepted = 0;
   let refused = 0;
-  for (const raw of variants(base)) {
+  for (const raw of variants(base, [...VALUES, ...extraValues])) {
     const parsed = schema.safeParse(raw) as { success: boolean; data?: unknown };
     const checked = check(raw);
     if (parsed.success) {
