@@ -163,4 +163,35 @@ describe('DocumentCache past the TTL', () => {
     expect(builds).toBe(3);
     expect(cache.peek(2, build)).toBeUndefined();
   });
+
+  it('refreshes entries past their TTL a batch per build with refreshMany, leaving out what the build leaves out', async () => {
+    let running = 0;
+    let most = 0;
+    const batches: number[] = [];
+    const cache = new DocumentCache<number, string>(60_000, 1_000, {
+      maxRefreshes: 2,
+      refreshMany: {
+        size: 30,
+        build: async (keys) => {
+          batches.push(keys.length);
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          running -= 1;
+          // Key 7 is gone: its entry stays as it was.
+          return new Map(keys.filter((k) => k !== 7).map((k) => [k, `${k} refreshed`]));
+        },
+      },
+    });
+    for (let k = 0; k < 100; k++) await cache.get(k, async () => `${k} first`);
+    vi.advanceTimersByTime(60_001);
+    const single = async () => 'built alone';
+    for (let k = 0; k < 100; k++) expect(cache.peek(k, single)).toBe(`${k} first`);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(batches).toEqual([30, 30, 30, 10]);
+    expect(most).toBe(2);
+    expect(cache.peek(8)).toBe('8 refreshed');
+    expect(cache.peek(99)).toBe('99 refreshed');
+    expect(cache.peek(7, single)).toBe('7 first');
+  });
 });

@@ -18,7 +18,8 @@
 // cache, the others waiting their turn: many entries built together (a burst of first requests,
 // a restart) expire together, and rebuilding them all at once would queue thousands of reads
 // before every other query of the process (PostgreSQL's pool has ten connections). A refresh
-// that an event or a request's own rebuild made needless by its turn is skipped.
+// that an event or a request's own rebuild made needless by its turn is skipped. With
+// `refreshMany`, each of those refreshes covers a batch of entries with one build.
 
 /** Refreshes of entries past their TTL running at once per cache, unless the cache sets its own. */
 const DEFAULT_MAX_REFRESHES = 4;
@@ -46,11 +47,21 @@ export class DocumentCache<K, T> {
   /** entries past their TTL waiting for a refresh, oldest first, and refreshes running */
   private readonly refreshes = new Map<K, () => Promise<T>>();
   private refreshing = 0;
+  /** a start of queued refreshes is scheduled */
+  private refreshPending = false;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
-    private readonly options: { minRebuildMs?: number; maxRefreshes?: number } = {},
+    private readonly options: {
+      minRebuildMs?: number;
+      maxRefreshes?: number;
+      /**
+       * Refreshes up to `size` entries past their TTL with one build (one read for them all)
+       * rather than a build each; a key it leaves out keeps its entry as it is.
+       */
+      refreshMany?: { size: number; build: (keys: K[]) => Promise<Map<K, T>> };
+    } = {},
   ) {}
 
   private generationOf(key: K): number {
@@ -108,32 +119,68 @@ export class DocumentCache<K, T> {
     return this.rebuild(key, build);
   }
 
-  /** Queues one refresh of `key` (past its TTL) unless one is queued or a build is running. */
+  /**
+   * Queues one refresh of `key` (past its TTL) unless one is queued or a build is running. They
+   * start on a later turn of the event loop, not in the request that found the entry old: the
+   * requests of one turn queue theirs together (a batch, with `refreshMany`).
+   */
   private refresh(key: K, build: () => Promise<T>): void {
     if (this.refreshes.has(key) || this.building.has(key)) return;
     this.refreshes.set(key, build);
-    this.nextRefreshes();
+    if (this.refreshPending) return;
+    this.refreshPending = true;
+    setTimeout(() => {
+      this.refreshPending = false;
+      this.nextRefreshes();
+    }, 0).unref();
   }
 
-  /** Starts queued refreshes while fewer than `maxRefreshes` run. */
+  /** Starts queued refreshes (a batch each with `refreshMany`) while fewer than `maxRefreshes` run. */
   private nextRefreshes(): void {
     const max = this.options.maxRefreshes ?? DEFAULT_MAX_REFRESHES;
-    for (const [key, build] of this.refreshes) {
-      if (this.refreshing >= max) return;
-      this.refreshes.delete(key);
-      const entry = this.entries.get(key);
-      // Dropped by an event since (the next request rebuilds it), or built again meanwhile.
-      if (!entry || entry.generation !== this.generationOf(key)) continue;
-      if (performance.now() - entry.builtAt <= this.ttlMs) continue;
+    const many = this.options.refreshMany;
+    while (this.refreshing < max && this.refreshes.size > 0) {
+      const due: [K, () => Promise<T>][] = [];
+      for (const [key, build] of this.refreshes) {
+        if (due.length >= (many?.size ?? 1)) break;
+        this.refreshes.delete(key);
+        const entry = this.entries.get(key);
+        // Dropped by an event since (the next request rebuilds it), or built again meanwhile.
+        if (!entry || entry.generation !== this.generationOf(key)) continue;
+        if (performance.now() - entry.builtAt <= this.ttlMs) continue;
+        due.push([key, build]);
+      }
+      const [first] = due;
+      if (!first) continue;
       this.refreshing += 1;
+      const done = many
+        ? this.rebuildMany(
+            due.map(([key]) => key),
+            many.build,
+          )
+        : this.rebuild(first[0], first[1]);
       // A failure is reported to the next caller that waits for a build.
-      void this.rebuild(key, build)
+      void done
         .catch(() => undefined)
         .finally(() => {
           this.refreshing -= 1;
           this.nextRefreshes();
         });
     }
+  }
+
+  /** Rebuilds `keys` with one build; each is kept as `rebuild` keeps it. */
+  private async rebuildMany(keys: K[], build: (keys: K[]) => Promise<Map<K, T>>): Promise<void> {
+    const generations = keys.map((key) => this.generationOf(key));
+    const builtAt = performance.now();
+    const values = await build(keys);
+    keys.forEach((key, i) => {
+      const value = values.get(key);
+      if (value === undefined) return;
+      const kept = this.entries.get(key);
+      if (!kept || kept.builtAt <= builtAt)
+        this.store(key, { value, generation: generations[i] as number, builtAt });
+    });
   }
 
   /** One rebuild of `key` after `delayMs` (and after any build still running). */

@@ -8,7 +8,12 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { PICTURE_STATUS, toPicture } from '../../repositories/pictures';
 import { stationFramesSince } from '../../repositories/public/packet-reads';
-import { findStation, stationPage } from '../../repositories/public/station-reads';
+import {
+  findStation,
+  stationPage,
+  stationPages,
+  type StationPageRead,
+} from '../../repositories/public/station-reads';
 import { DocumentCache } from '../document-cache';
 import { FastBody } from '../http-cache';
 import { toStationFull, toStationStatistics } from './mapper';
@@ -19,6 +24,8 @@ export const STATION_STATS_MAX_FRAMES = 10_000;
 /** Statistics are kept this long per station, for at most STATS_CACHE_STATIONS stations. */
 const STATS_CACHE_MS = 60_000;
 const STATS_CACHE_STATIONS = 1_000;
+/** Pages past their TTL read again in one statement. */
+const STATION_PAGES_PER_REFRESH = 100;
 /** Public station pages kept built (about 3 kB each with both encodings). */
 const STATION_PAGES_KEPT = 20_000;
 /**
@@ -39,9 +46,21 @@ export type StationView = { owner: false; doc: FastBody } | { owner: true; text:
 export function stationService(ctx: AppContext) {
   const db = ctx.database.db;
 
-  const publicPages = new DocumentCache<string, PublicStationPage>(
+  const publicPages: DocumentCache<string, PublicStationPage> = new DocumentCache(
     STATION_PAGE_TTL_MS,
     STATION_PAGES_KEPT,
+    {
+      // Pages past their minute are read again a batch at a time: one statement for many.
+      refreshMany: {
+        size: STATION_PAGES_PER_REFRESH,
+        build: async (ids) => {
+          const pages = new Map<string, PublicStationPage>();
+          for (const [id, read] of await stationPages(ctx.database, ids))
+            pages.set(id, publicPage(id, read));
+          return pages;
+        },
+      },
+    },
   );
   ctx.events.subscribe('stations-changed', ({ stationIds }) => {
     for (const id of stationIds) publicPages.invalidate(id);
@@ -49,26 +68,39 @@ export function stationService(ctx: AppContext) {
 
   /** The page as `isOwner` may see it: pending pictures and owner-only fields for the owner. */
   async function buildPage(id: string, isOwner: boolean) {
-    const { station: row, pictures: all } = await stationPage(ctx.database, id);
-    if (!row) throw notFound(`Unknown station: ${id}`);
+    const read = await stationPage(ctx.database, id);
+    if (!read) throw notFound(`Unknown station: ${id}`);
+    return pageText(read, isOwner);
+  }
+
+  function pageText({ station, pictures: all }: StationPageRead, isOwner: boolean) {
     const pictures = all
       .filter(
         (p) =>
           p.status === PICTURE_STATUS.approved || (isOwner && p.status === PICTURE_STATUS.pending),
       )
       .map(toPicture);
-    return { userId: row.userId, text: JSON.stringify(toStationFull(row, isOwner, pictures)) };
+    return {
+      userId: station.userId,
+      text: JSON.stringify(toStationFull(station, isOwner, pictures)),
+    };
   }
 
   /**
-   * The public page, built again: a station that has not changed since the kept page (a refresh
-   * past the TTL) keeps that document, its ETag and the compressions already made of it.
+   * The public page from what was read: a station that has not changed since the kept page (a
+   * refresh past the TTL) keeps that document, its ETag and the compressions already made of it.
    */
-  async function buildPublicPage(id: string): Promise<PublicStationPage> {
-    const { userId, text } = await buildPage(id, false);
+  function publicPage(id: string, read: StationPageRead): PublicStationPage {
+    const { userId, text } = pageText(read, false);
     const kept = publicPages.latest(id);
     const doc = FastBody.of(text, kept?.doc);
     return doc === kept?.doc ? kept : { userId, doc };
+  }
+
+  async function buildPublicPage(id: string): Promise<PublicStationPage> {
+    const read = await stationPage(ctx.database, id);
+    if (!read) throw notFound(`Unknown station: ${id}`);
+    return publicPage(id, read);
   }
 
   const statsCache = new Map<string, { at: number; body: StationStatistics }>();
