@@ -6,7 +6,6 @@ export {
   StationPacketsMap,
   LocationPicker,
   StationsMap,
-  MapPlaceholder,
   preloadWorldMap,
 } from './components/lazy';
 export { prefetchWorldData } from './world/worldRequests';

@@ -7,8 +7,8 @@ import type {
   WorldMapProps,
 } from '../lib/types';
 
-/** What a map shows while its code loads; a screen that starts its map late shows it too. */
-export function MapPlaceholder({ height = 400 }: { height?: number | string }): ReactElement {
+/** What a map shows while its code loads. */
+function MapPlaceholder({ height = 400 }: { height?: number | string }): ReactElement {
   return <div aria-busy="true" style={{ height, background: '#0b1a2c' }} />;
 }
 
