@@ -72,7 +72,7 @@ function columnMajor(width: number, rows: unknown[][]): (unknown[] | Float64Arra
 function answerDocument(
   id: number,
   document: ReadDocument,
-  columns: readonly unknown[][],
+  columns: readonly ArrayLike<unknown>[],
   count: number,
 ) {
   const text = Buffer.from(documentText(document, columns, count));
@@ -99,13 +99,11 @@ port.on('message', (request: ReadRequest) => {
     }
     const s = statement(request.sql);
     const rows = s.all(...request.parameters) as unknown[][];
+    const values = columnMajor(s.columns().length, rows);
     if (request.document) {
-      const width = s.columns().length;
-      const columns = Array.from({ length: width }, (_, c) => rows.map((row) => row[c]));
-      answerDocument(request.id, request.document, columns, rows.length);
+      answerDocument(request.id, request.document, values, rows.length);
       return;
     }
-    const values = columnMajor(s.columns().length, rows);
     port.postMessage(
       {
         id: request.id,

@@ -129,7 +129,7 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
     },
     async (req): Promise<TelemetryFields> => {
       const { name } = req.params;
-      const fields = await telemetryFields(ctx.database.db, name);
+      const fields = await telemetryFields(db, name);
       if (fields.length === 0 && !(await findSatellite(db, name)))
         throw notFound(`Unknown satellite: ${name}`);
       return { satellite: name, fields };
