@@ -58,6 +58,7 @@ import { GOALS, ROUTE_GOALS, goalOf, meetsGoal, type Goal } from './api-goals';
 import { ACCEPT_ENCODING, cannon, ingestTotals, snapshot, type Measured } from './http-load';
 import {
   cpuMs,
+  cpuProfileArgs,
   freePort,
   spawnLoadProcess,
   startTsProcess,
@@ -292,8 +293,7 @@ async function main(): Promise<void> {
 
       const port = await freePort();
       const mqttPort = await freePort();
-      const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-      const server = startTsProcess([...profile, 'apps/server/src/main.ts'], {
+      const server = startTsProcess([...cpuProfileArgs(PROFILE_DIR), 'apps/server/src/main.ts'], {
         ...env,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -21,7 +21,14 @@ import { createServer, loadConfig } from '@tinygs/server/testing';
 import type { CeilingManifest } from './api-ceiling';
 import { seedPackets, seedStations, supportedSatellites, type SeedPlan } from './api-seed';
 import { percentile, round, writeResult, type Headline } from './machine';
-import { cpuMs, freePort, startTsProcess, stopProcess, waitHealthy } from './processes';
+import {
+  cpuMs,
+  cpuProfileArgs,
+  freePort,
+  startTsProcess,
+  stopProcess,
+  waitHealthy,
+} from './processes';
 
 const { values } = parseArgs({
   options: {
@@ -33,10 +40,7 @@ const { values } = parseArgs({
     'profile-server': { type: 'string' },
   },
 });
-/** A directory for the server process's V8 CPU profile (node --cpu-prof), written as it stops. */
-const PROFILE = values['profile-server']
-  ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-server']}`]
-  : [];
+const PROFILE = cpuProfileArgs(values['profile-server']);
 const STATIONS = Number(values.stations);
 const PACKETS = Number(values.packets);
 const DAYS = Number(values.days);

@@ -9,6 +9,14 @@ import { BENCH_LOAD_ENV, type LoadConfig } from './ingest-protocol';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
+/**
+ * Node's arguments that write a process's V8 CPU profile (node --cpu-prof) into `dir` as it stops
+ * (a benchmark's --profile-server); none without a directory.
+ */
+export function cpuProfileArgs(dir: string | null | undefined): string[] {
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** A TypeScript entry of this repository (path from its root) as a process of its own. */
 export function startTsProcess(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', ...args], {

@@ -34,7 +34,14 @@ import {
 } from './ingest-protocol';
 import { BENCH_SATELLITE, BENCH_SECRET, seedBenchNetwork } from './ingest-seed';
 import { round, sleep, writeResult, type Headline } from './machine';
-import { freePort, spawnLoadProcess, startTsProcess, stopProcess, waitHealthy } from './processes';
+import {
+  cpuProfileArgs,
+  freePort,
+  spawnLoadProcess,
+  startTsProcess,
+  stopProcess,
+  waitHealthy,
+} from './processes';
 
 const { values } = parseArgs({
   options: {
@@ -47,10 +54,7 @@ const { values } = parseArgs({
     'profile-server': { type: 'string' },
   },
 });
-/** A directory for the server processes' V8 CPU profiles (node --cpu-prof), written as they stop. */
-const PROFILE = values['profile-server']
-  ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-server']}`]
-  : [];
+const PROFILE = cpuProfileArgs(values['profile-server']);
 const PER_DAY = Number(values['per-day']);
 const FIELDS = Number(values.fields);
 const SECONDS = Number(values.seconds);
