@@ -4,13 +4,16 @@ import type { Db } from '../../db/connect';
 import type { Database, PictureRow, StationRow } from '../../db/schema';
 import { preparedRead } from './prepared';
 
-const stationQuery = (db: Kysely<Database>, id: string) =>
+/** Stations with their satellite's display name. */
+const withSatellite = (db: Kysely<Database>) =>
   db
     .selectFrom('stations')
     .leftJoin('satellites', 'satellites.name', 'stations.satellite')
     .selectAll('stations')
-    .select('satellites.displayName as satDisplayName')
-    .where('stations.id', '=', id);
+    .select('satellites.displayName as satDisplayName');
+
+const stationQuery = (db: Kysely<Database>, id: string) =>
+  withSatellite(db).where('stations.id', '=', id);
 
 export async function findStation(
   db: Kysely<Database>,
@@ -21,13 +24,9 @@ export async function findStation(
 
 /** Stations with their satellite's display name and their pictures: a row per picture, or one. */
 const pageQuery = (db: Kysely<Database>) =>
-  db
-    .selectFrom('stations')
-    .leftJoin('satellites', 'satellites.name', 'stations.satellite')
+  withSatellite(db)
     .leftJoin('stationPictures', 'stationPictures.stationId', 'stations.id')
-    .selectAll('stations')
     .select([
-      'satellites.displayName as satDisplayName',
       'stationPictures.id as pictureId',
       'stationPictures.status as pictureStatus',
       'stationPictures.size as pictureSize',
