@@ -122,7 +122,10 @@ export function WorldLayers({
         known,
       );
     };
-    engine.seed(data.stations).then(listen, () => listen());
+    engine.seed(data.stations).then(
+      (digest) => listen(digest ?? undefined),
+      () => listen(),
+    );
 
     return () => {
       cancelAnimationFrame(drawn);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatStationId, stationListDigestText, type StationListItem } from '@tinygs/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StationListReducer, type StationDelta } from './stationList';
 
 const station = (name: string, over: Partial<StationListItem> = {}): StationListItem => ({
@@ -137,19 +137,19 @@ describe('the live station list from stations-delta events', () => {
     });
   });
 
-  it('keeps the list the map was drawn from when the stream says it is current, and names it by what a map draws', () => {
+  it('keeps the list the map was drawn from when the stream says it is current, and names it by what a map draws', async () => {
     const drawn = [station('A'), station('B', { status: 0 }), station('C')];
     const reducer = new StationListReducer();
-    const digest = reducer.seed(drawn);
+    const digest = await reducer.seed(drawn);
     // The digest the server computes for the same list (apps/server/src/network/sse.ts).
     expect(digest).toBe(
       createHash('sha256').update(stationListDigestText(drawn)).digest('hex').slice(0, 32),
     );
     // Other fields and another order draw the same; one station moved does not.
     const same = [station('C', { lastSeen: 99 }), station('A'), station('B', { status: 0 })];
-    expect(new StationListReducer().seed(same)).toBe(digest);
+    expect(await new StationListReducer().seed(same)).toBe(digest);
     const moved = [station('A', { location: [41, -3] }), station('B', { status: 0 }), station('C')];
-    expect(new StationListReducer().seed(moved)).not.toBe(digest);
+    expect(await new StationListReducer().seed(moved)).not.toBe(digest);
 
     const kept = JSON.stringify({ seq: 12, full: true, changed: [], removed: [], kept: true });
     expect(reducer.apply(kept)).toEqual({ changed: [], removed: [] });
@@ -168,9 +168,22 @@ describe('the live station list from stations-delta events', () => {
     expect(reducer.list()).toEqual([station('A'), station('B', { status: 1 })]);
   });
 
+  it('holds a seeded list but names no digest where the page has no Web Crypto (plain HTTP)', async () => {
+    vi.stubGlobal('crypto', undefined);
+    try {
+      const reducer = new StationListReducer();
+      expect(await reducer.seed([station('A')])).toBeNull();
+      const kept = JSON.stringify({ seq: 3, full: true, changed: [], removed: [], kept: true });
+      expect(reducer.apply(kept)).toEqual({ changed: [], removed: [] });
+      expect(reducer.list()).toEqual([station('A')]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('applies what changed since the seeded list was current when the stream says so', () => {
     const reducer = new StationListReducer();
-    reducer.seed([station('A'), station('B'), station('C')]);
+    void reducer.seed([station('A'), station('B'), station('C')]);
     const since = JSON.stringify({
       seq: 20,
       full: true,
@@ -188,9 +201,9 @@ describe('the live station list from stations-delta events', () => {
 
   it('draws only what differs when a seeded list is answered with the whole list', () => {
     const reducer = new StationListReducer();
-    reducer.seed([station('A'), station('B')]);
+    void reducer.seed([station('A'), station('B')]);
     expect(reducer.apply(delta(3, [station('C')]))).toBe('resync');
-    reducer.seed([station('A'), station('B')]);
+    void reducer.seed([station('A'), station('B')]);
     expect(reducer.apply(full(3, [station('A'), station('B', { status: 0 })]))).toEqual({
       changed: [station('B', { status: 0 })],
       removed: [],

@@ -4,8 +4,6 @@
 // receives what changed for its markers. Seeded with the list the map was drawn from (GET
 // /v1/stations), it names that list's digest for the stream (`known`), which then opens with a
 // small `kept` event instead of the whole list when nothing a map draws changed in between.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import {
   formatStationId,
   STATION_LIST_DIGEST_HEX_LENGTH,
@@ -32,6 +30,20 @@ interface Held {
   signature: string;
 }
 
+/**
+ * SHA-256 of the list's digest text (the server's `known`), by the browser's own Web Crypto rather
+ * than a hashing library on the first visit's path.
+ */
+async function stationListDigest(stations: readonly StationListItem[]): Promise<string | null> {
+  const subtle = globalThis.crypto?.subtle as SubtleCrypto | undefined;
+  if (!subtle) return null;
+  const text = new TextEncoder().encode(stationListDigestText(stations));
+  const digest = new Uint8Array(await subtle.digest('SHA-256', text));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex.slice(0, STATION_LIST_DIGEST_HEX_LENGTH);
+}
+
 export class StationListReducer {
   private held = new Map<string, Held>();
   /**
@@ -42,14 +54,12 @@ export class StationListReducer {
 
   /**
    * Holds `stations` (the list the map drew) until the stream's first event, and returns its
-   * digest for the stream's `known`.
+   * digest for the stream's `known`; null where the page has no Web Crypto (a page not served over
+   * HTTPS or from localhost), and the stream then opens with the whole list.
    */
-  seed(stations: readonly StationListItem[]): string {
+  async seed(stations: readonly StationListItem[]): Promise<string | null> {
     this.replace('seeded', stations);
-    return bytesToHex(sha256(utf8ToBytes(stationListDigestText(stations)))).slice(
-      0,
-      STATION_LIST_DIGEST_HEX_LENGTH,
-    );
+    return stationListDigest(stations);
   }
 
   /** Applies the raw `data` of a `stations-delta` event. */

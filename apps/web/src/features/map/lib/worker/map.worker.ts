@@ -18,12 +18,11 @@ scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
     const response: WorkerResponse = { type: 'tick', id: msg.id, result };
     scope.postMessage(response, [result.coords.buffer]);
   } else if (msg.type === 'seed') {
-    const response: WorkerResponse = {
-      type: 'seed',
-      id: msg.id,
-      digest: stations.seed(msg.stations),
-    };
-    scope.postMessage(response);
+    // The list is held at once (before any later message); only the digest takes a turn.
+    void stations.seed(msg.stations).then(
+      (digest) => scope.postMessage({ type: 'seed', id: msg.id, digest } satisfies WorkerResponse),
+      () => scope.postMessage({ type: 'seed', id: msg.id, digest: null } satisfies WorkerResponse),
+    );
   } else {
     const response: WorkerResponse = {
       type: 'stations',

@@ -14,7 +14,7 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { type: 'tick'; id: number; result: TickResult }
   | { type: 'stations'; id: number; update: StationListUpdate }
-  | { type: 'seed'; id: number; digest: string };
+  | { type: 'seed'; id: number; digest: string | null };
 
 type AskRequest =
   Extract<WorkerRequest, { id: number }> extends infer R
@@ -28,8 +28,11 @@ export interface MapEngine {
   tick(request: TickRequest): Promise<TickResult>;
   /** the raw `data` of a `stations-delta` event */
   stations(text: string): Promise<StationListUpdate>;
-  /** holds the list the map was drawn from; its digest names it for the stream (`known`) */
-  seed(stations: StationListItem[]): Promise<string>;
+  /**
+   * holds the list the map was drawn from; its digest names it for the stream (`known`), null
+   * where the page cannot compute it
+   */
+  seed(stations: StationListItem[]): Promise<string | null>;
   dispose(): void;
 }
 
