@@ -83,7 +83,8 @@ const config = {
     // Leaflet's stylesheet names PNGs for the layers control and the default marker icon, which
     // the app never shows (its maps draw on a canvas); inlined they would be 5 KB of base64 in the
     // map's CSS on every first visit. As files they load only if something ever uses them.
-    assetsInlineLimit: (file) => (/[\\/]node_modules[\\/]leaflet[\\/]/.test(file) ? false : undefined),
+    assetsInlineLimit: (file) =>
+      /[\\/]node_modules[\\/]leaflet[\\/]/.test(file) ? false : undefined,
   },
   server: {
     proxy: Object.fromEntries(

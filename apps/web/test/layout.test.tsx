@@ -76,6 +76,11 @@ describe('app shell', () => {
       '/history',
       '/terms',
     ]);
+    // The page shown is marked as the current one, and only it.
+    const current = Array.from(document.querySelectorAll('nav a[aria-current="page"]'), (a) =>
+      a.getAttribute('href'),
+    );
+    expect(new Set(current)).toEqual(new Set(['/terms']));
   });
 
   it('shows Login, Register and Donate to visitors', async () => {
