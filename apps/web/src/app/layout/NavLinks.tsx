@@ -7,7 +7,9 @@ import { MAIN_LINKS, NAV_GROUPS, type NavLinkItem } from './navigation';
 // The sidebar is on every first visit: it is drawn as a plain list of links with the ButtonBase
 // the app loads anyway, styled like a dense MUI list, rather than with MUI's List components
 // (about 4 KB gzip more on the first visit).
-const LIST_SX = { listStyle: 'none', m: 0, py: 0.5, px: 0 } as const;
+const LIST_SX = { listStyle: 'none', m: 0, py: 1, px: 0 } as const;
+// Under its group's heading a list starts at once, as MUI's does under a subheader.
+const GROUP_LIST_SX = { ...LIST_SX, pt: 0 } as const;
 
 const ITEM_SX = {
   display: 'flex',
@@ -15,7 +17,7 @@ const ITEM_SX = {
   width: '100%',
   px: 2,
   py: 0.5,
-  minHeight: 32,
+  minHeight: 36,
   typography: 'body2',
   textAlign: 'left',
   color: 'text.primary',
@@ -68,7 +70,7 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           <Box id={`nav-group-${group.label}`} sx={SUBHEADER_SX}>
             {group.label}
           </Box>
-          <Box component="ul" aria-labelledby={`nav-group-${group.label}`} sx={LIST_SX}>
+          <Box component="ul" aria-labelledby={`nav-group-${group.label}`} sx={GROUP_LIST_SX}>
             {group.items.map((item) => (
               <NavItem key={item.to} item={item} onNavigate={onNavigate} />
             ))}
