@@ -1,47 +1,264 @@
-// The compact form of the world outline that ships with the app (worldOutlineData.ts): every
-// country ring, already split at the antimeridian, as whole tenths of a degree, each point the
-// difference from the one before ("lng,lat,lng,lat..."), rings separated by ";". A tenth of a
-// degree is the precision of the 1:110m source; the text is half the gzip size of the TopoJSON.
+// The compact form of the world outline that ships with the app (worldOutlineData.ts). Every
+// country ring, already split at the antimeridian, is kept as whole tenths of a degree (the
+// precision of the 1:110m source). Neighbouring countries share their borders, so each ring is cut
+// into arcs where the borders meet (TopoJSON-like) and every arc is written once: a later ring
+// names it by index, forwards or reversed. A ring that is only an earlier one shifted (the copy of
+// a ring reaching past 180 deg) names that ring.
+//
+// The text is one printable character per small number, read left to right:
+//   - a number is zigzag-coded (0, -1, 1, -2, ...) in mixed radix: digits 0..63 end it, digits
+//     64..83 carry 20 more values each and go on (least significant first);
+//   - a new arc is its point differences ending with ARC_END; the first arc of a ring starts with
+//     its first point, as the difference from the end of the ring before. Each difference is
+//     multiplied by the sign of the last non-zero one on its axis in the arc (coasts keep their
+//     direction, so most differences become positive and the text gzips smaller);
+//   - REF k / REVERSED k: the arc k + 1 arcs back, forwards or reversed;
+//   - COPY dx dy k: the ring k rings back, moved to start dx, dy from the end of the ring before;
+//   - RING_END ends a ring.
+// The 89 characters are printable ASCII without backslash, quotes, backtick and dollar, so the
+// text is safe in a single-quoted JS string and minifies unchanged.
 
 /** Tenths of a degree per degree. */
 export const OUTLINE_STEPS_PER_DEGREE = 10;
 
+const ALPHABET = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i))
+  .filter((c) => !'\\\'"`$'.includes(c))
+  .join('');
+/** Digits that end a number. */
+const LAST_DIGITS = 64;
+/** Digits that carry the number on. */
+const MORE_DIGITS = 20;
+const ARC_END = LAST_DIGITS + MORE_DIGITS;
+const REF = ARC_END + 1;
+const REVERSED = ARC_END + 2;
+const COPY = ARC_END + 3;
+const RING_END = ARC_END + 4;
+
+/** Character code to its place in ALPHABET (-1 for anything else). */
+const PLACE = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i += 1) PLACE[ALPHABET.charCodeAt(i)] = i;
+
+type Point = readonly [number, number];
+
 /**
- * Rings of [lng, lat] to the delta text. Consecutive points that round alike are dropped, and so is
- * a ring left with fewer than three points (an islet smaller than the precision).
+ * Rings of [lng, lat] as whole tenths of a degree. Consecutive points that round alike are dropped,
+ * and so is a ring left with fewer than three points (an islet smaller than the precision).
  */
-export function encodeOutline(rings: readonly (readonly (readonly [number, number])[])[]): string {
-  return rings
-    .map((ring) => {
-      const out: number[] = [];
-      let px = 0;
-      let py = 0;
-      for (const [lng, lat] of ring) {
-        const x = Math.round(lng * OUTLINE_STEPS_PER_DEGREE);
-        const y = Math.round(lat * OUTLINE_STEPS_PER_DEGREE);
-        if (out.length > 0 && x === px && y === py) continue;
-        out.push(x - px, y - py);
-        px = x;
-        py = y;
-      }
-      return out.length >= 6 ? out.join(',') : '';
-    })
-    .filter((text) => text !== '')
-    .join(';');
+export function quantizeOutline(rings: readonly (readonly Point[])[]): [number, number][][] {
+  const out: [number, number][][] = [];
+  for (const ring of rings) {
+    const points: [number, number][] = [];
+    for (const [lng, lat] of ring) {
+      const x = Math.round(lng * OUTLINE_STEPS_PER_DEGREE);
+      const y = Math.round(lat * OUTLINE_STEPS_PER_DEGREE);
+      const last = points[points.length - 1];
+      if (!last || last[0] !== x || last[1] !== y) points.push([x, y]);
+    }
+    if (points.length >= 3) out.push(points);
+  }
+  return out;
 }
 
-/** The delta text back to rings of [lng, lat]. */
-export function decodeOutline(text: string): [number, number][][] {
-  return text.split(';').map((part) => {
-    const values = part.split(',');
-    const ring: [number, number][] = [];
-    let x = 0;
-    let y = 0;
-    for (let i = 0; i + 1 < values.length; i += 2) {
-      x += Number(values[i]);
-      y += Number(values[i + 1]);
-      ring.push([x / OUTLINE_STEPS_PER_DEGREE, y / OUTLINE_STEPS_PER_DEGREE]);
+function digits(value: number): string {
+  let z = value < 0 ? -2 * value - 1 : 2 * value;
+  let text = '';
+  while (z >= LAST_DIGITS) {
+    text += ALPHABET[LAST_DIGITS + (z % MORE_DIGITS)];
+    z = Math.floor(z / MORE_DIGITS);
+  }
+  return text + ALPHABET[z];
+}
+
+const key = ([x, y]: Point): string => `${x},${y}`;
+const same = (a: Point, b: Point): boolean => a[0] === b[0] && a[1] === b[1];
+
+/**
+ * Points where rings must be cut so that shared borders become the same arcs: a point met with
+ * different neighbours in two places, the ends of an open ring and every ring's first point (so a
+ * ring decodes starting where it started).
+ */
+function junctions(rings: readonly (readonly Point[])[]): Set<string> {
+  const neighbours = new Map<string, string>();
+  const found = new Set<string>();
+  for (const ring of rings) {
+    const first = ring[0];
+    const last = ring[ring.length - 1];
+    if (!first || !last) continue;
+    found.add(key(first));
+    const closed = same(first, last);
+    const n = closed ? ring.length - 1 : ring.length;
+    if (!closed) found.add(key(last));
+    for (let i = 0; i < n; i += 1) {
+      const before = ring[(i - 1 + n) % n];
+      const point = ring[i];
+      const after = ring[(i + 1) % n];
+      if (!before || !point || !after) continue;
+      const pair = [key(before), key(after)].sort().join(' ');
+      const k = key(point);
+      const seen = neighbours.get(k);
+      if (seen === undefined) neighbours.set(k, pair);
+      else if (seen !== pair) found.add(k);
     }
-    return ring;
+  }
+  return found;
+}
+
+/** A ring cut at the junctions into arcs that each end where the next begins. */
+function cut(ring: readonly Point[], at: Set<string>): Point[][] {
+  const arcs: Point[][] = [];
+  let arc: Point[] = [];
+  ring.forEach((point, i) => {
+    arc.push(point);
+    if (i > 0 && i < ring.length - 1 && at.has(key(point))) {
+      arcs.push(arc);
+      arc = [point];
+    }
   });
+  arcs.push(arc);
+  return arcs;
+}
+
+function newArc(arc: readonly Point[], from: Point | null): string {
+  let text = '';
+  let [px, py] = arc[0] ?? [0, 0];
+  if (from) text += digits(px - from[0]) + digits(py - from[1]);
+  let sx = 1;
+  let sy = 1;
+  for (const [x, y] of arc.slice(1)) {
+    const dx = x - px;
+    const dy = y - py;
+    text += digits(dx * sx) + digits(dy * sy);
+    if (dx !== 0) sx = Math.sign(dx);
+    if (dy !== 0) sy = Math.sign(dy);
+    px = x;
+    py = y;
+  }
+  return text + ALPHABET[ARC_END];
+}
+
+/** Rings of [lng, lat] to the outline text (rounded as quantizeOutline rounds them). */
+export function encodeOutline(rings: readonly (readonly Point[])[]): string {
+  const quantized = quantizeOutline(rings);
+  const at = junctions(quantized);
+  const arcIndex = new Map<string, number>();
+  const shapeIndex = new Map<string, number>();
+  let pen: Point = [0, 0];
+  let text = '';
+  quantized.forEach((ring, r) => {
+    const first = ring[0] ?? pen;
+    const shape = ring.map(([x, y]) => `${x - first[0]},${y - first[1]}`).join(' ');
+    const original = shapeIndex.get(shape);
+    if (original !== undefined) {
+      text += ALPHABET[COPY];
+      text += digits(first[0] - pen[0]) + digits(first[1] - pen[1]) + digits(r - 1 - original);
+    } else {
+      shapeIndex.set(shape, r);
+      cut(ring, at).forEach((arc, a) => {
+        const forwards = arcIndex.get(arc.map(key).join(' '));
+        const backwards = arcIndex.get(arc.map(key).reverse().join(' '));
+        if (forwards !== undefined) {
+          text += ALPHABET[REF] + digits(arcIndex.size - 1 - forwards);
+        } else if (backwards !== undefined) {
+          text += ALPHABET[REVERSED] + digits(arcIndex.size - 1 - backwards);
+        } else {
+          text += newArc(arc, a === 0 ? pen : null);
+          arcIndex.set(arc.map(key).join(' '), arcIndex.size);
+        }
+      });
+    }
+    text += ALPHABET[RING_END];
+    pen = ring[ring.length - 1] ?? pen;
+  });
+  return text;
+}
+
+/** The outline text back to rings of [lng, lat]. */
+export function decodeOutline(text: string): [number, number][][] {
+  let i = 0;
+  const read = (): number => {
+    let z = 0;
+    let scale = 1;
+    for (;;) {
+      const digit = PLACE[text.charCodeAt(i++)] ?? -1;
+      if (digit < 0 || digit >= ARC_END) throw new Error(`world outline: no number at ${i - 1}`);
+      if (digit < LAST_DIGITS) {
+        z += digit * scale;
+        return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+      }
+      z += (digit - LAST_DIGITS) * scale;
+      scale *= MORE_DIGITS;
+    }
+  };
+  // Arcs and rings as flat [x0, y0, x1, y1, ...] in tenths of a degree.
+  const arcs: number[][] = [];
+  const flatRings: number[][] = [];
+  const rings: [number, number][][] = [];
+  let penX = 0;
+  let penY = 0;
+  let ring: number[] = [];
+  const append = (arc: readonly number[], reversed: boolean): void => {
+    const n = arc.length;
+    for (let j = ring.length === 0 ? 0 : 2; j < n; j += 2) {
+      if (reversed) ring.push(arc[n - 2 - j] ?? 0, arc[n - 1 - j] ?? 0);
+      else ring.push(arc[j] ?? 0, arc[j + 1] ?? 0);
+    }
+  };
+  while (i < text.length) {
+    const place = PLACE[text.charCodeAt(i)] ?? -1;
+    if (place === RING_END) {
+      i += 1;
+      const out: [number, number][] = [];
+      for (let j = 0; j + 1 < ring.length; j += 2) {
+        out.push([
+          (ring[j] ?? 0) / OUTLINE_STEPS_PER_DEGREE,
+          (ring[j + 1] ?? 0) / OUTLINE_STEPS_PER_DEGREE,
+        ]);
+      }
+      if (ring.length > 0) {
+        penX = ring[ring.length - 2] ?? 0;
+        penY = ring[ring.length - 1] ?? 0;
+      }
+      rings.push(out);
+      flatRings.push(ring);
+      ring = [];
+    } else if (place === REF || place === REVERSED) {
+      i += 1;
+      const arc = arcs[arcs.length - 1 - read()];
+      if (!arc) throw new Error(`world outline: no such arc before ${i}`);
+      append(arc, place === REVERSED);
+    } else if (place === COPY) {
+      i += 1;
+      const x = penX + read();
+      const y = penY + read();
+      const original = flatRings[flatRings.length - 1 - read()];
+      if (!original) throw new Error(`world outline: no such ring before ${i}`);
+      const dx = x - (original[0] ?? 0);
+      const dy = y - (original[1] ?? 0);
+      for (let j = 0; j + 1 < original.length; j += 2) {
+        ring.push((original[j] ?? 0) + dx, (original[j + 1] ?? 0) + dy);
+      }
+    } else if (place >= 0 && place < ARC_END) {
+      // A new arc: from the ring's end so far, or from the pen for a ring's first arc.
+      let x = ring.length === 0 ? penX + read() : (ring[ring.length - 2] ?? 0);
+      let y = ring.length === 0 ? penY + read() : (ring[ring.length - 1] ?? 0);
+      const arc = [x, y];
+      let sx = 1;
+      let sy = 1;
+      while (PLACE[text.charCodeAt(i)] !== ARC_END) {
+        const dx = read() * sx;
+        const dy = read() * sy;
+        if (dx !== 0) sx = Math.sign(dx);
+        if (dy !== 0) sy = Math.sign(dy);
+        x += dx;
+        y += dy;
+        arc.push(x, y);
+      }
+      i += 1;
+      arcs.push(arc);
+      append(arc, false);
+    } else {
+      throw new Error(`world outline: unexpected character at ${i}`);
+    }
+  }
+  return rings;
 }
