@@ -35,8 +35,18 @@ const COPY = ARC_END + 3;
 const RING_END = ARC_END + 4;
 
 /** Character code to its place in ALPHABET (-1 for anything else). */
-const PLACE = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i += 1) PLACE[ALPHABET.charCodeAt(i)] = i;
+const PLACE = new Int8Array(256).fill(-1);
+/** Character code to the number a one-digit number is (0 for the other characters). */
+const SMALL = new Int8Array(128);
+/** 1 for the characters of one-digit numbers. */
+const SMALL_DIGIT = new Uint8Array(256);
+for (let i = 0; i < ALPHABET.length; i += 1) {
+  PLACE[ALPHABET.charCodeAt(i)] = i;
+  if (i < LAST_DIGITS) {
+    SMALL[ALPHABET.charCodeAt(i)] = i % 2 === 1 ? -(i + 1) / 2 : i / 2;
+    SMALL_DIGIT[ALPHABET.charCodeAt(i)] = 1;
+  }
+}
 
 type Point = readonly [number, number];
 
@@ -174,12 +184,16 @@ export function encodeOutline(rings: readonly (readonly Point[])[]): string {
 
 /** The outline text back to rings of [lng, lat]. */
 export function decodeOutline(text: string): [number, number][][] {
+  const steps = OUTLINE_STEPS_PER_DEGREE;
+  // Bytes read faster than charCodeAt calls (the text is ASCII).
+  const bytes = new TextEncoder().encode(text);
   let i = 0;
+  /** The number at i; i moves past it. */
   const read = (): number => {
     let z = 0;
     let scale = 1;
     for (;;) {
-      const digit = PLACE[text.charCodeAt(i++)] ?? -1;
+      const digit = PLACE[bytes[i++] ?? 0] ?? -1;
       if (digit < 0 || digit >= ARC_END) throw new Error(`world outline: no number at ${i - 1}`);
       if (digit < LAST_DIGITS) {
         z += digit * scale;
@@ -189,73 +203,84 @@ export function decodeOutline(text: string): [number, number][][] {
       scale *= MORE_DIGITS;
     }
   };
-  // Arcs and rings as flat [x0, y0, x1, y1, ...] in tenths of a degree.
-  const arcs: number[][] = [];
-  const flatRings: number[][] = [];
+  // The points of all arcs one after the other, in tenths of a degree (a new arc takes at least
+  // one character a point); arc k is the points from arcStarts[k] to arcStarts[k + 1].
+  const xs = new Int32Array(bytes.length + 1);
+  const ys = new Int32Array(bytes.length + 1);
+  const arcStarts = [0];
+  let points = 0;
   const rings: [number, number][][] = [];
-  let penX = 0;
-  let penY = 0;
-  let ring: number[] = [];
-  const append = (arc: readonly number[], reversed: boolean): void => {
-    const n = arc.length;
-    for (let j = ring.length === 0 ? 0 : 2; j < n; j += 2) {
-      if (reversed) ring.push(arc[n - 2 - j] ?? 0, arc[n - 1 - j] ?? 0);
-      else ring.push(arc[j] ?? 0, arc[j + 1] ?? 0);
+  let ring: [number, number][] = [];
+  // The last point of the ring so far (or of the ring before), in tenths of a degree.
+  let x = 0;
+  let y = 0;
+  const append = (arc: number, reversed: boolean): void => {
+    const from = arcStarts[arc] ?? 0;
+    const to = (arcStarts[arc + 1] ?? 0) - 1;
+    for (let j = ring.length === 0 ? 0 : 1; j <= to - from; j += 1) {
+      const k = reversed ? to - j : from + j;
+      x = xs[k] ?? 0;
+      y = ys[k] ?? 0;
+      ring.push([x / steps, y / steps]);
     }
   };
-  while (i < text.length) {
-    const place = PLACE[text.charCodeAt(i)] ?? -1;
-    if (place === RING_END) {
+  while (i < bytes.length) {
+    const place = PLACE[bytes[i] ?? 0] ?? -1;
+    if (place >= 0 && place < ARC_END) {
+      // A new arc: from the ring's last point, or from the ring before for a ring's first arc.
+      if (ring.length === 0) {
+        x += read();
+        y += read();
+        ring.push([x / steps, y / steps]);
+      }
+      xs[points] = x;
+      ys[points] = y;
+      points += 1;
+      let sx = 1;
+      let sy = 1;
+      while (PLACE[bytes[i] ?? 0] !== ARC_END) {
+        // Most differences are one digit: looked up without a call.
+        let code = bytes[i] ?? 0;
+        const dx = (SMALL_DIGIT[code] === 1 ? (i++, SMALL[code] ?? 0) : read()) * sx;
+        code = bytes[i] ?? 0;
+        const dy = (SMALL_DIGIT[code] === 1 ? (i++, SMALL[code] ?? 0) : read()) * sy;
+        if (dx !== 0) sx = dx < 0 ? -1 : 1;
+        if (dy !== 0) sy = dy < 0 ? -1 : 1;
+        x += dx;
+        y += dy;
+        xs[points] = x;
+        ys[points] = y;
+        points += 1;
+        ring.push([x / steps, y / steps]);
+      }
       i += 1;
-      const out: [number, number][] = [];
-      for (let j = 0; j + 1 < ring.length; j += 2) {
-        out.push([
-          (ring[j] ?? 0) / OUTLINE_STEPS_PER_DEGREE,
-          (ring[j + 1] ?? 0) / OUTLINE_STEPS_PER_DEGREE,
-        ]);
-      }
-      if (ring.length > 0) {
-        penX = ring[ring.length - 2] ?? 0;
-        penY = ring[ring.length - 1] ?? 0;
-      }
-      rings.push(out);
-      flatRings.push(ring);
-      ring = [];
+      arcStarts.push(points);
     } else if (place === REF || place === REVERSED) {
       i += 1;
-      const arc = arcs[arcs.length - 1 - read()];
-      if (!arc) throw new Error(`world outline: no such arc before ${i}`);
+      const arc = arcStarts.length - 2 - read();
+      if (arc < 0 || arc >= arcStarts.length - 1) {
+        throw new Error(`world outline: no such arc before ${i}`);
+      }
       append(arc, place === REVERSED);
     } else if (place === COPY) {
       i += 1;
-      const x = penX + read();
-      const y = penY + read();
-      const original = flatRings[flatRings.length - 1 - read()];
+      const startX = x + read();
+      const startY = y + read();
+      const original = rings[rings.length - 1 - read()];
       if (!original) throw new Error(`world outline: no such ring before ${i}`);
-      const dx = x - (original[0] ?? 0);
-      const dy = y - (original[1] ?? 0);
-      for (let j = 0; j + 1 < original.length; j += 2) {
-        ring.push((original[j] ?? 0) + dx, (original[j + 1] ?? 0) + dy);
+      // Back to whole tenths (exact: every coordinate is a whole number of tenths).
+      const [lng = 0, lat = 0] = original[0] ?? [];
+      const dx = startX - Math.round(lng * steps);
+      const dy = startY - Math.round(lat * steps);
+      for (const point of original) {
+        x = Math.round(point[0] * steps) + dx;
+        y = Math.round(point[1] * steps) + dy;
+        ring.push([x / steps, y / steps]);
       }
-    } else if (place >= 0 && place < ARC_END) {
-      // A new arc: from the ring's end so far, or from the pen for a ring's first arc.
-      let x = ring.length === 0 ? penX + read() : (ring[ring.length - 2] ?? 0);
-      let y = ring.length === 0 ? penY + read() : (ring[ring.length - 1] ?? 0);
-      const arc = [x, y];
-      let sx = 1;
-      let sy = 1;
-      while (PLACE[text.charCodeAt(i)] !== ARC_END) {
-        const dx = read() * sx;
-        const dy = read() * sy;
-        if (dx !== 0) sx = Math.sign(dx);
-        if (dy !== 0) sy = Math.sign(dy);
-        x += dx;
-        y += dy;
-        arc.push(x, y);
-      }
+    } else if (place === RING_END) {
       i += 1;
-      arcs.push(arc);
-      append(arc, false);
+      rings.push(ring);
+      ring = [];
     } else {
       throw new Error(`world outline: unexpected character at ${i}`);
     }
