@@ -2,7 +2,18 @@
 // decoded and resized by the server, metadata gone, pending until approved and served to nobody
 // but the owner until then; what an attacker could use against the decoder is refused early.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PICTURE_MAX_FILES, type ErrorBody, type StationPhoto } from '@tinygs/contracts';
 import pg from 'pg';
@@ -14,11 +25,12 @@ import {
   TOO_MANY_PIXELS,
   UNSUPPORTED_PICTURE,
 } from '../src/accounts/pictures';
-import { backfillWebp } from '../src/accounts/picture-backfill';
+import { backfillWebp, pictureWebpBackfillPart } from '../src/accounts/picture-backfill';
 import {
   ACCEPT_MAX_CHARS,
   PICTURE_UPLOADS_PER_ACCOUNT,
 } from '../src/accounts/routes/picture-routes';
+import { parts } from '../src/parts';
 import {
   insertPictureIfRoom,
   PICTURE_STATUS,
@@ -394,6 +406,37 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     expect(await backfillWebp(server.ctx)).toBe(0);
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
+
+  it.runIf(dialect === 'sqlite')(
+    'runs the WebP backfill after start-up over the pictures directory it finds',
+    async () => {
+      const shortId = await (await upload(stationId, await photo(500, 300))).text();
+      // One of the server's parts (on the elected instance with REDIS_URL).
+      expect(parts.map((part) => part.name)).toContain(pictureWebpBackfillPart.name);
+      // An older installation's directory: the picture's JPEGs only.
+      const dataDir = mkdtempSync(join(tmpdir(), 'tinygs-backfill-'));
+      const dir = join(dataDir, 'pictures');
+      mkdirSync(dir);
+      for (const file of [`${shortId}.jpg`, `${shortId}_thumb.jpg`])
+        copyFileSync(join(picturesDir(), file), join(dir, file));
+      const upgraded = await startTestServer(dialect, {
+        env: { DATA_DIR: dataDir },
+        parts: [pictureWebpBackfillPart],
+      });
+      try {
+        await waitFor(
+          () =>
+            existsSync(join(dir, `${shortId}.webp`)) &&
+            existsSync(join(dir, `${shortId}_thumb.webp`)),
+          20_000,
+        );
+        expect(isWebp(readFileSync(join(dir, `${shortId}_thumb.webp`)))).toBe(true);
+      } finally {
+        await upgraded.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('accepts JPEG, PNG and WebP by their bytes and refuses any other format with 415', async () => {
     const db = server.ctx.database.db;
