@@ -156,9 +156,6 @@ export async function addPicture(
   const dir = picturesDir(ctx);
   mkdirSync(dir, { recursive: true });
   const files = pictureFiles(id);
-  // The WebPs first: the backfill renders a WebP for any JPEG it finds without one.
-  for (const which of ['fullWebp', 'thumbWebp', 'full', 'thumb'] as const)
-    writeFileAtomically(dir, files[which], renditions[which]);
   const origName =
     stripTags(upload.filename)
       .replace(/[\r\n\t]/g, ' ')
@@ -166,6 +163,9 @@ export async function addPicture(
       .slice(0, 200) || 'picture';
   let stored = false;
   try {
+    // The WebPs first: the backfill renders a WebP for any JPEG it finds without one.
+    for (const which of ['fullWebp', 'thumbWebp', 'full', 'thumb'] as const)
+      writeFileAtomically(dir, files[which], renditions[which]);
     stored = await insertPictureIfRoom(
       ctx.database,
       {

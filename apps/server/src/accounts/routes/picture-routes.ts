@@ -112,7 +112,8 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
     // WebP files have no URL of their own (a direct request for `<id>.webp` is 404): one URL per
     // picture, the one the API gives, whatever the browser.
     child.get('/pictures/:file', { schema: { hide: true } }, async (req, reply) => {
-      const [, id = '', thumb] = PICTURE_FILE.exec(req.url.split('?')[0] ?? '') ?? [];
+      const [, id, thumb] = PICTURE_FILE.exec(req.url.split('?')[0] ?? '') ?? [];
+      if (!id) throw notFound('Picture not found');
       const files = pictureFiles(id);
       const [jpeg, webp] = thumb ? [files.thumb, files.thumbWebp] : [files.full, files.fullWebp];
       // Caches must keep the two answers apart.
