@@ -166,6 +166,7 @@ ${instancePorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5
       proxy_cache off;
       proxy_read_timeout 1h;
     }
+    # Everything else, /pictures/ included: the server picks WebP or JPEG by Accept (Vary: Accept).
     location / {${proxied}
     }
   }

@@ -1,9 +1,11 @@
 // Long-running parts of the server besides HTTP (broker and ingest, live events, auto-tune, mail,
-// chat bot, element-set refresh, simulator). Each starts with the shared context and returns how
-// to stop it. main.ts and the test harness start them in this order and stop them in reverse.
+// chat bot, the pictures' WebP backfill, element-set refresh, simulator). Each starts with the
+// shared context and returns how to stop it. main.ts and the test harness start them in this
+// order and stop them in reverse.
 import type { Part } from './part';
 import { demoUserPart } from './accounts/demo-user';
 import { tokenHousekeepingPart } from './accounts/housekeeping';
+import { pictureWebpBackfillPart } from './accounts/picture-backfill';
 import { healthRetentionPart } from './health/retention';
 import { offlineAlertsPart } from './health/offline-alerts';
 import { telemetryRetentionPart } from './telemetry/retention';
@@ -26,6 +28,7 @@ export const parts: Part[] = [
   elected(botPart),
   elected(demoUserPart),
   elected(tokenHousekeepingPart),
+  elected(pictureWebpBackfillPart),
   elected(healthRetentionPart),
   elected(offlineAlertsPart),
   elected(telemetryRetentionPart),

@@ -2,7 +2,18 @@
 // decoded and resized by the server, metadata gone, pending until approved and served to nobody
 // but the owner until then; what an attacker could use against the decoder is refused early.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PICTURE_MAX_FILES, type ErrorBody, type StationPhoto } from '@tinygs/contracts';
 import pg from 'pg';
@@ -14,7 +25,12 @@ import {
   TOO_MANY_PIXELS,
   UNSUPPORTED_PICTURE,
 } from '../src/accounts/pictures';
-import { PICTURE_UPLOADS_PER_ACCOUNT } from '../src/accounts/routes/picture-routes';
+import { backfillWebp, pictureWebpBackfillPart } from '../src/accounts/picture-backfill';
+import {
+  ACCEPT_MAX_CHARS,
+  PICTURE_UPLOADS_PER_ACCOUNT,
+} from '../src/accounts/routes/picture-routes';
+import { parts } from '../src/parts';
 import {
   insertPictureIfRoom,
   PICTURE_STATUS,
@@ -44,6 +60,35 @@ function solid(widthPx: number, heightPx: number): Sharp {
     create: { width: widthPx, height: heightPx, channels: 3, background: { r: 9, g: 80, b: 40 } },
   });
 }
+
+/** Something like a photo's texture (blurred noise), as a JPEG: solid colours flatter any encoder. */
+async function texture(widthPx: number, heightPx: number): Promise<Buffer> {
+  const noise = await sharp({
+    create: {
+      width: widthPx,
+      height: heightPx,
+      channels: 3,
+      background: { r: 0, g: 0, b: 0 },
+      noise: { type: 'gaussian', mean: 120, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return sharp(noise).blur(2).jpeg({ quality: 95 }).toBuffer();
+}
+
+/** What Chrome sends for an <img>. */
+const BROWSER_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
+
+/** RIFF, four bytes of length, WEBP. */
+function isWebp(bytes: Buffer): boolean {
+  return (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  );
+}
+
+const isJpeg = (bytes: Buffer) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 
 // A decompression bomb: 30 megapixels of one colour, under 100 kB as a PNG. Made once.
 let bomb: Promise<Buffer> | undefined;
@@ -223,6 +268,176 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     }
   });
 
+  it('serves a picture and its thumbnail as WebP to browsers that accept it and as JPEG to others, at the same URL', async () => {
+    const shortId = await (await upload(stationId, await texture(1600, 1000))).text();
+    await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.approved);
+    for (const [file, width] of [
+      [`/pictures/${shortId}.jpg`, 1080],
+      [`/pictures/${shortId}_thumb.jpg`, 150],
+    ] as const) {
+      const webp = await fetchPicture(file, { accept: BROWSER_ACCEPT });
+      expect(webp.status, file).toBe(200);
+      expect(webp.headers.get('content-type'), file).toBe('image/webp');
+      expect(webp.headers.get('vary'), file).toMatch(/\baccept\b/i);
+      const webpBytes = Buffer.from(await webp.arrayBuffer());
+      expect(isWebp(webpBytes), file).toBe(true);
+      expect((await sharp(webpBytes).metadata()).width, file).toBe(width);
+
+      for (const accept of [undefined, '*/*', 'image/*', 'image/webp;q=0, image/jpeg']) {
+        const jpeg = await fetchPicture(file, accept ? { accept } : {});
+        expect(jpeg.status, `${file} ${accept}`).toBe(200);
+        expect(jpeg.headers.get('content-type'), `${file} ${accept}`).toBe('image/jpeg');
+        expect(jpeg.headers.get('vary'), `${file} ${accept}`).toMatch(/\baccept\b/i);
+        const jpegBytes = Buffer.from(await jpeg.arrayBuffer());
+        expect(isJpeg(jpegBytes), `${file} ${accept}`).toBe(true);
+        expect(webpBytes.length, file).toBeLessThan(jpegBytes.length);
+      }
+
+      // A cached copy is revalidated against the representation it is (ETag and date). As a
+      // browser revalidates: fetch() would add `Cache-Control: no-cache`, which forbids a 304.
+      const revalidate = (headers: Record<string, string>) =>
+        fetchPicture(file, { accept: BROWSER_ACCEPT, 'cache-control': 'max-age=0', ...headers });
+      const etag = webp.headers.get('etag') ?? '';
+      expect(etag).not.toBe('');
+      expect((await revalidate({ 'if-none-match': etag })).status, file).toBe(304);
+      const since = webp.headers.get('last-modified') ?? '';
+      expect((await revalidate({ 'if-modified-since': since })).status, file).toBe(304);
+      // The JPEG's tag does not stand for the WebP.
+      const jpegTag = (await fetchPicture(file)).headers.get('etag') ?? '';
+      expect(jpegTag).not.toBe(etag);
+      const other = await revalidate({ 'if-none-match': jpegTag });
+      expect(other.status, file).toBe(200);
+      expect(other.headers.get('content-type'), file).toBe('image/webp');
+      const head = await fetch(`${server.url}${file}`, {
+        method: 'HEAD',
+        headers: { accept: BROWSER_ACCEPT },
+      });
+      expect(head.status, file).toBe(200);
+      expect(head.headers.get('content-type'), file).toBe('image/webp');
+      expect(Number(head.headers.get('content-length')), file).toBe(webpBytes.length);
+    }
+    // The WebP files have no URL of their own.
+    for (const file of [`/pictures/${shortId}.webp`, `/pictures/${shortId}_thumb.webp`]) {
+      expect((await fetchPicture(file, { accept: BROWSER_ACCEPT })).status, file).toBe(404);
+    }
+  });
+
+  it('shows a pending picture only to its owner and a rejected one to nobody, whatever the Accept header', async () => {
+    const shortId = await (await upload(stationId, await photo(400, 300))).text();
+    const stranger = await loggedInUser(server);
+    const files = [`/pictures/${shortId}.jpg`, `/pictures/${shortId}_thumb.jpg`];
+    for (const file of files) {
+      for (const accept of [BROWSER_ACCEPT, 'image/webp', '*/*']) {
+        expect((await fetchPicture(file, { accept })).status, file).toBe(404);
+        expect((await fetchPicture(file, { ...stranger.headers, accept })).status, file).toBe(404);
+      }
+      const own = await fetchPicture(file, { ...owner.headers, accept: BROWSER_ACCEPT });
+      expect(own.status, file).toBe(200);
+      expect(own.headers.get('content-type'), file).toBe('image/webp');
+      expect(own.headers.get('cache-control'), file).toBe('private, no-store');
+    }
+    // Rejected (its files still on disk): refused to its owner as well.
+    await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.rejected);
+    for (const file of files) {
+      const own = await fetchPicture(file, { ...owner.headers, accept: BROWSER_ACCEPT });
+      expect(own.status, file).toBe(404);
+    }
+  });
+
+  it('answers a very long or malformed Accept header with the JPEG', async () => {
+    const shortId = await (await upload(stationId, await photo(400, 300))).text();
+    await setPictureStatus(server.ctx.database.db, shortId, PICTURE_STATUS.approved);
+    const file = `/pictures/${shortId}.jpg`;
+    for (const accept of [
+      // Names WebP, but is longer than any browser's: not parsed at all.
+      `image/webp,${'image/x-filler;q=0.1,'.repeat(ACCEPT_MAX_CHARS / 10)}*/*`,
+      'image/webp;q=nonsense',
+      ';;;,,,=;q=,image/webp ; q = 1x',
+      `${',image/webp;q=0'.repeat(60)}`,
+    ]) {
+      const res = await fetchPicture(file, { accept });
+      expect(res.status, accept.slice(0, 40)).toBe(200);
+      expect(res.headers.get('content-type'), accept.slice(0, 40)).toBe('image/jpeg');
+      expect(res.headers.get('vary'), accept.slice(0, 40)).toMatch(/\baccept\b/i);
+    }
+    // Within the bound, a browser's header is read wherever image/webp stands in it.
+    const firefox = await fetchPicture(file, { accept: 'image/avif,IMAGE/WEBP,*/*' });
+    expect(firefox.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('makes the missing WebP files of pictures stored before them, and leaves existing ones alone', async () => {
+    const dir = picturesDir();
+    const old = await (await upload(stationId, await texture(1200, 800))).text();
+    const recent = await (await upload(stationId, await photo(600, 400))).text();
+    for (const id of [old, recent])
+      await setPictureStatus(server.ctx.database.db, id, PICTURE_STATUS.approved);
+    // The old picture as stored before WebP renditions: JPEGs only.
+    rmSync(join(dir, `${old}.webp`));
+    rmSync(join(dir, `${old}_thumb.webp`));
+    const jpegOnly = await fetchPicture(`/pictures/${old}.jpg`, { accept: BROWSER_ACCEPT });
+    expect(jpegOnly.status).toBe(200);
+    expect(jpegOnly.headers.get('content-type')).toBe('image/jpeg');
+    expect(jpegOnly.headers.get('vary')).toMatch(/\baccept\b/i);
+    const kept = join(dir, `${recent}.webp`);
+    const keptBytes = readFileSync(kept);
+    const keptAt = statSync(kept).mtimeMs;
+    // A stored file sharp cannot read is skipped without stopping the others.
+    const broken = join(dir, 'ffffffffffff0001.jpg');
+    writeFileSync(broken, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
+    try {
+      expect(await backfillWebp(server.ctx)).toBe(2);
+    } finally {
+      rmSync(broken, { force: true });
+    }
+
+    for (const [file, width] of [
+      [`/pictures/${old}.jpg`, 1080],
+      [`/pictures/${old}_thumb.jpg`, 150],
+    ] as const) {
+      const res = await fetchPicture(file, { accept: BROWSER_ACCEPT });
+      expect(res.headers.get('content-type'), file).toBe('image/webp');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(isWebp(bytes), file).toBe(true);
+      expect((await sharp(bytes).metadata()).width, file).toBe(width);
+    }
+    expect(readFileSync(kept).equals(keptBytes)).toBe(true);
+    expect(statSync(kept).mtimeMs).toBe(keptAt);
+    // Nothing left to do, and no temporary files left behind.
+    expect(await backfillWebp(server.ctx)).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it.runIf(dialect === 'sqlite')(
+    'runs the WebP backfill after start-up over the pictures directory it finds',
+    async () => {
+      const shortId = await (await upload(stationId, await photo(500, 300))).text();
+      // One of the server's parts (on the elected instance with REDIS_URL).
+      expect(parts.map((part) => part.name)).toContain(pictureWebpBackfillPart.name);
+      // An older installation's directory: the picture's JPEGs only.
+      const dataDir = mkdtempSync(join(tmpdir(), 'tinygs-backfill-'));
+      const dir = join(dataDir, 'pictures');
+      mkdirSync(dir);
+      for (const file of [`${shortId}.jpg`, `${shortId}_thumb.jpg`])
+        copyFileSync(join(picturesDir(), file), join(dir, file));
+      const upgraded = await startTestServer(dialect, {
+        env: { DATA_DIR: dataDir },
+        parts: [pictureWebpBackfillPart],
+      });
+      try {
+        await waitFor(
+          () =>
+            existsSync(join(dir, `${shortId}.webp`)) &&
+            existsSync(join(dir, `${shortId}_thumb.webp`)),
+          20_000,
+        );
+        expect(isWebp(readFileSync(join(dir, `${shortId}_thumb.webp`)))).toBe(true);
+      } finally {
+        await upgraded.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('accepts JPEG, PNG and WebP by their bytes and refuses any other format with 415', async () => {
     const db = server.ctx.database.db;
     const someone = await loggedInUser(server);
@@ -301,8 +516,8 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
     const refused = answers.find((r) => r.status === 400);
     expect(((await refused?.json()) as ErrorBody).error).toBe(TOO_MANY_PICTURES);
     expect(await countPictures(id)).toBe(PICTURE_MAX_FILES);
-    // The refused upload's files are gone again: one picture and its thumbnail were added.
-    expect(readdirSync(picturesDir()).length).toBe(before + 2);
+    // The refused upload's files are gone again: one picture and its thumbnail (JPEG and WebP).
+    expect(readdirSync(picturesDir()).length).toBe(before + 4);
   });
 
   it.runIf(dialect === 'postgres')(
@@ -375,6 +590,8 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
 
   it('removes a picture and its files', async () => {
     const shortId = await (await upload(stationId, await photo(300, 200))).text();
+    expect(existsSync(join(picturesDir(), `${shortId}.webp`))).toBe(true);
+    expect(existsSync(join(picturesDir(), `${shortId}_thumb.webp`))).toBe(true);
     const otherStation = await buildStation(server.ctx.database.db, {
       userId: owner.id,
       name: 'Gallery_3',
@@ -391,8 +608,13 @@ describe.each(DIALECTS)('station pictures on %s', (dialect) => {
       headers: owner.headers,
     });
     expect(res.statusCode).toBe(200);
-    expect(existsSync(join(picturesDir(), `${shortId}.jpg`))).toBe(false);
-    expect(existsSync(join(picturesDir(), `${shortId}_thumb.jpg`))).toBe(false);
+    for (const file of [
+      `${shortId}.jpg`,
+      `${shortId}_thumb.jpg`,
+      `${shortId}.webp`,
+      `${shortId}_thumb.webp`,
+    ])
+      expect(existsSync(join(picturesDir(), file)), file).toBe(false);
     const again = await server.app.inject({
       method: 'DELETE',
       url: `/v1/station/${stationId}/image/${shortId}`,

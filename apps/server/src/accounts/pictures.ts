@@ -1,8 +1,8 @@
 // Station pictures: only JPEG, PNG and WebP (told from the bytes), decoded once with sharp,
 // re-encoded without metadata (no GPS positions from phone photos), resized to 1080 px wide plus a
-// 150 px thumbnail, and kept pending until an admin approves them.
+// 150 px thumbnail, each stored as JPEG and as WebP, and kept pending until an admin approves them.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   PICTURE_MAX_FILES,
@@ -10,7 +10,7 @@ import {
   stripTags,
   THUMBNAIL_WIDTH_PX,
 } from '@tinygs/contracts';
-import sharp, { type OutputInfo } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import type { AppContext } from '../context';
 import type { StationRow } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
@@ -20,6 +20,7 @@ import {
   findPicture,
   insertPictureIfRoom,
   pictureFiles,
+  type PictureFileNames,
 } from '../repositories/pictures';
 
 /**
@@ -29,6 +30,13 @@ import {
 export const PICTURE_MAX_PIXELS = 25_000_000;
 export const PICTURE_MAX_SIDE_PX = 16_384;
 const JPEG_QUALITY = 85;
+/**
+ * WebP at quality 80, effort 4 (sharp's default), measured on 1080 px photos against JPEG q85:
+ * 30-60% smaller (e.g. 82 kB -> 38 kB, 182 kB -> 110 kB; thumbnails 20-30%) for 30-150 ms more
+ * per upload on a busy 2-core machine. Effort 6 saves another 2-4% for 2-3 times the time;
+ * effort 2 costs 4% in size to save half of it; quality 75 would save 15% more.
+ */
+const WEBP_OPTIONS = { quality: 80, effort: 4 } as const;
 
 export const TOO_MANY_PICTURES = `A station can have at most ${PICTURE_MAX_FILES} pictures.`;
 export const UNSUPPORTED_PICTURE = 'Only JPEG, PNG and WebP pictures are accepted.';
@@ -55,12 +63,42 @@ export function picturesDir(ctx: AppContext): string {
   return join(ctx.config.dataDir, 'pictures');
 }
 
+/** Decoded pixels, as sharp's raw output describes them. */
+interface Pixels {
+  data: Buffer;
+  info: OutputInfo;
+}
+
+type StoredFormat = 'jpeg' | 'webp';
+
+const ENCODERS: Record<StoredFormat, (image: Sharp) => Sharp> = {
+  jpeg: (image) => image.jpeg({ quality: JPEG_QUALITY }),
+  webp: (image) => image.webp(WEBP_OPTIONS),
+};
+
+/** The full size (the pixels as they are) and the thumbnail of already decoded pixels. */
+export async function encodePicture(
+  { data, info }: Pixels,
+  format: StoredFormat,
+): Promise<{ full: Buffer; thumb: Buffer }> {
+  const { width, height, channels } = info;
+  const pixels = () => sharp(data, { raw: { width, height, channels } });
+  const encode = ENCODERS[format];
+  const [full, thumb] = await Promise.all([
+    encode(pixels()).toBuffer(),
+    encode(pixels().resize({ width: THUMBNAIL_WIDTH_PX, withoutEnlargement: true })).toBuffer(),
+  ]);
+  return { full, thumb };
+}
+
+type Renditions = Record<keyof PictureFileNames, Buffer>;
+
 /**
- * The stored copy and its thumbnail. The upload is decoded once: its header is read (format and
- * size checked before any pixel is decoded), then one pipeline decodes, orients and resizes it to
- * raw pixels, from which both JPEGs are encoded.
+ * The stored copy and its thumbnail, as JPEG and WebP. The upload is decoded once: its header is
+ * read (format and size checked before any pixel is decoded), then one pipeline decodes, orients
+ * and resizes it to raw pixels, from which all four files are encoded.
  */
-async function render(input: Buffer): Promise<{ full: Buffer; thumb: Buffer }> {
+async function render(input: Buffer): Promise<Renditions> {
   const image = sharp(input, { limitInputPixels: PICTURE_MAX_PIXELS, failOn: 'error' });
   let resized: { data: Buffer; info: OutputInfo };
   try {
@@ -81,16 +119,26 @@ async function render(input: Buffer): Promise<{ full: Buffer; thumb: Buffer }> {
       throw new HttpError(413, TOO_MANY_PIXELS);
     throw badRequest(NOT_AN_IMAGE);
   }
-  const { width, height, channels } = resized.info;
-  const pixels = () => sharp(resized.data, { raw: { width, height, channels } });
-  const [full, thumb] = await Promise.all([
-    pixels().jpeg({ quality: JPEG_QUALITY }).toBuffer(),
-    pixels()
-      .resize({ width: THUMBNAIL_WIDTH_PX, withoutEnlargement: true })
-      .jpeg({ quality: JPEG_QUALITY })
-      .toBuffer(),
+  const [jpeg, webp] = await Promise.all([
+    encodePicture(resized, 'jpeg'),
+    encodePicture(resized, 'webp'),
   ]);
-  return { full, thumb };
+  return { ...jpeg, fullWebp: webp.full, thumbWebp: webp.thumb };
+}
+
+/**
+ * Writes a file under a temporary name and renames it into place, so that nobody (another
+ * instance sharing the directory, the WebP backfill, a request) ever reads half of it.
+ */
+export function writeFileAtomically(dir: string, name: string, data: Buffer): void {
+  const temp = join(dir, `${name}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, join(dir, name));
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
 }
 
 export async function addPicture(
@@ -103,13 +151,11 @@ export async function addPicture(
   // A cheap early answer for a full station; the insert below is what enforces the count.
   if ((await countActivePictures(db, station.id)) >= PICTURE_MAX_FILES)
     throw badRequest(TOO_MANY_PICTURES);
-  const { full, thumb } = await render(upload.data);
+  const renditions = await render(upload.data);
   const id = randomBytes(8).toString('hex');
   const dir = picturesDir(ctx);
   mkdirSync(dir, { recursive: true });
   const files = pictureFiles(id);
-  writeFileSync(join(dir, files.full), full);
-  writeFileSync(join(dir, files.thumb), thumb);
   const origName =
     stripTags(upload.filename)
       .replace(/[\r\n\t]/g, ' ')
@@ -117,6 +163,9 @@ export async function addPicture(
       .slice(0, 200) || 'picture';
   let stored = false;
   try {
+    // The WebPs first: the backfill renders a WebP for any JPEG it finds without one.
+    for (const which of ['fullWebp', 'thumbWebp', 'full', 'thumb'] as const)
+      writeFileAtomically(dir, files[which], renditions[which]);
     stored = await insertPictureIfRoom(
       ctx.database,
       {
@@ -139,9 +188,7 @@ export async function addPicture(
 export function removePictureFiles(ctx: AppContext, ids: string[]): void {
   const dir = picturesDir(ctx);
   for (const id of ids) {
-    const files = pictureFiles(id);
-    rmSync(join(dir, files.full), { force: true });
-    rmSync(join(dir, files.thumb), { force: true });
+    for (const name of Object.values(pictureFiles(id))) rmSync(join(dir, name), { force: true });
   }
 }
 

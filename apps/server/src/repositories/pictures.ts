@@ -6,9 +6,22 @@ import type { Database, PictureRow } from '../db/schema';
 
 export const PICTURE_STATUS = { pending: 0, approved: 1, rejected: -1 } as const;
 
-/** File names of a picture and its thumbnail inside DATA_DIR/pictures. */
-export function pictureFiles(shortId: string): { full: string; thumb: string } {
-  return { full: `${shortId}.jpg`, thumb: `${shortId}_thumb.jpg` };
+export interface PictureFileNames {
+  full: string;
+  thumb: string;
+  /** The same two as WebP, served instead of the JPEGs to browsers that accept WebP. */
+  fullWebp: string;
+  thumbWebp: string;
+}
+
+/** File names of a picture and its thumbnail inside DATA_DIR/pictures, JPEG and WebP. */
+export function pictureFiles(shortId: string): PictureFileNames {
+  return {
+    full: `${shortId}.jpg`,
+    thumb: `${shortId}_thumb.jpg`,
+    fullWebp: `${shortId}.webp`,
+    thumbWebp: `${shortId}_thumb.webp`,
+  };
 }
 
 /** The public URL of a picture (the thumbnail is the same with `_thumb` before the extension). */

@@ -1,6 +1,9 @@
 // Station pictures: upload (multipart form field `upload`) and removal, owner only; the picture
-// files under /pictures/, public once approved and before that only to the station's owner.
+// files under /pictures/, public once approved and before that only to the station's owner, as
+// WebP to browsers that accept it and as JPEG otherwise, at the same URL.
 import { mkdirSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +26,7 @@ import {
   findPictureAccess,
   listRecentApprovedPictures,
   PICTURE_STATUS,
+  pictureFiles,
   pictureSrc,
   pictureThumbSrc,
 } from '../../repositories/pictures';
@@ -40,7 +44,24 @@ const TOO_MANY_UPLOADS =
 /** Uploads one account may start per hour, whichever address they come from. */
 export const PICTURE_UPLOADS_PER_ACCOUNT = { limit: 30, windowMs: 60 * 60_000 } as const;
 
-const PICTURE_FILE = /^\/pictures\/([0-9a-f]{16})(?:_thumb)?\.jpg$/;
+const PICTURE_FILE = /^\/pictures\/([0-9a-f]{16})(_thumb)?\.jpg$/;
+
+/** Longer Accept headers are not parsed (a browser's are under 200 characters): they get JPEG. */
+export const ACCEPT_MAX_CHARS = 1024;
+
+/**
+ * Whether an Accept header names image/webp with a quality above zero. Wildcards do not count:
+ * browsers that cannot show WebP send image/* and *\/* too.
+ */
+export function acceptsWebp(accept: string | undefined): boolean {
+  if (!accept || accept.length > ACCEPT_MAX_CHARS) return false;
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';');
+    if (type.trim().toLowerCase() !== 'image/webp') return false;
+    const q = params.map((p) => p.split('=')).find(([name]) => name?.trim().toLowerCase() === 'q');
+    return q === undefined || Number(q[1]?.trim() || 0) > 0;
+  });
+}
 
 /**
  * Who may fetch a picture file: anyone once it is approved, only the station's owner (by session
@@ -83,12 +104,27 @@ export const pictureRoutes: RouteModule = async (app, ctx) => {
 
   await app.register(async (child) => {
     child.addHook('onRequest', pictureAccess(ctx));
-    mkdirSync(picturesDir(ctx), { recursive: true });
-    await child.register(fastifyStatic, {
-      root: picturesDir(ctx),
-      prefix: '/pictures/',
-      decorateReply: false,
-      cacheControl: false,
+    const root = picturesDir(ctx);
+    mkdirSync(root, { recursive: true });
+    // reply.sendFile only (in this context): ETag, Last-Modified, conditional requests and HEAD.
+    await child.register(fastifyStatic, { root, serve: false, cacheControl: false });
+    // Only URLs pictureAccess let through reach the handler: `<id>.jpg` and `<id>_thumb.jpg`. The
+    // WebP files have no URL of their own (a direct request for `<id>.webp` is 404): one URL per
+    // picture, the one the API gives, whatever the browser.
+    child.get('/pictures/:file', { schema: { hide: true } }, async (req, reply) => {
+      const [, id, thumb] = PICTURE_FILE.exec(req.url.split('?')[0] ?? '') ?? [];
+      if (!id) throw notFound('Picture not found');
+      const files = pictureFiles(id);
+      const [jpeg, webp] = thumb ? [files.thumb, files.thumbWebp] : [files.full, files.fullWebp];
+      // Caches must keep the two answers apart.
+      void reply.header('vary', 'Accept');
+      const sendWebp =
+        acceptsWebp(req.headers.accept) &&
+        (await access(join(root, webp)).then(
+          () => true,
+          () => false,
+        ));
+      return reply.sendFile(sendWebp ? webp : jpeg);
     });
   });
 
