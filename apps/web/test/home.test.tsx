@@ -37,7 +37,7 @@ describe('login link on the home page', () => {
   it('logs in, stores the session and opens the user page', async () => {
     const calls = mockFetch({ '/v1/login': { body: { sessionToken: 'sess-1' } } });
     renderWithApp(<HomeRoute />, { route: link, path: '/' });
-    expect(screen.getByText('Logging in...')).toBeInTheDocument();
+    expect(await screen.findByText('Logging in...')).toBeInTheDocument();
     await vi.waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/user/42'));
     expect(window.localStorage.getItem(STORAGE_KEYS.userId)).toBe('42');
     expect(window.localStorage.getItem(STORAGE_KEYS.sessionToken)).toBe('sess-1');

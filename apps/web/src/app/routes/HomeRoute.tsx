@@ -2,13 +2,20 @@ import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import Stack from '@mui/material/Stack';
 import { GetStarted, HomeIntro, useCarouselPhotos } from '../../features/home';
-import { LoginLinkView } from '../../features/auth';
 import { StatisticsCards, useNetworkStatistics } from '../../features/statistics';
 import { WorldMap } from '../../features/map';
 import { useStoredUserId } from '../../lib/session';
 import { useDeferredUntil } from '../../lib/useDeferredUntil';
+import { PageLoading } from '../../components/PageLoading';
 
 const MAP_HEIGHT = 'min(70vh, 640px)';
+
+// Only a visit from a login link (?loginToken=...) shows it: not part of the first visit's code.
+const LoginLinkView = lazy(() =>
+  import('../../features/auth/components/LoginLinkView').then((m) => ({
+    default: m.LoginLinkView,
+  })),
+);
 
 // Only needed once there are photos, which Home asks for after its first content.
 const PhotoCarousel = lazy(() =>
@@ -44,6 +51,11 @@ export default function HomeRoute() {
   const [params] = useSearchParams();
   const loginToken = params.get('loginToken');
   const userId = params.get('userId');
-  if (loginToken && userId) return <LoginLinkView loginToken={loginToken} userId={userId} />;
+  if (loginToken && userId)
+    return (
+      <Suspense fallback={<PageLoading label="Logging in..." />}>
+        <LoginLinkView loginToken={loginToken} userId={userId} />
+      </Suspense>
+    );
   return <HomeContent />;
 }
