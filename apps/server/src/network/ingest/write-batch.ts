@@ -86,7 +86,7 @@ export function kyselySharedRowWrites(trx: Kysely<Database>): SharedRowWrites {
   };
 }
 
-/** What a store writes of a plan: everything but its events (all the SQLite writer thread gets). */
+/** What a store writes of a plan: everything but its events (all a writer thread gets). */
 export interface BatchWrites {
   lifecycle: readonly LifecycleOp[];
   droppedMessages: number;
