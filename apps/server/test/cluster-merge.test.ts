@@ -4,7 +4,8 @@
 // commits of either instance (or both at once) anywhere in between, copies redelivered to the
 // other instance, and an instance that dies with uncommitted receptions (the broker then delivers
 // them again). Whatever happens: one packet per frame, every station's reception stored once, and
-// the counters moved by exactly that.
+// the counters moved by exactly that. Both ways an instance stores its batches run it: on the
+// main thread's connection, and on the PostgreSQL writer thread's.
 import { randomBytes } from 'node:crypto';
 import { hash as digestOf } from 'node:crypto';
 import { RxPayloadSchema, type NewPacketEvent, type RxPayload } from '@tinygs/contracts';
@@ -15,7 +16,8 @@ import { openSharedState, type SharedState } from '../src/cluster/shared-state';
 import { openDatabase, type Db } from '../src/db/connect';
 import { EventBus } from '../src/events';
 import { BatchWriter } from '../src/network/ingest/batch-writer';
-import { inProcessStore } from '../src/network/ingest/batch-store';
+import { inProcessStore, type BatchStore } from '../src/network/ingest/batch-store';
+import { postgresThreadStore } from '../src/network/ingest/postgres/thread-store';
 import { SatelliteCatalogue } from '../src/network/ingest/catalogue';
 import { RxIngest } from '../src/network/ingest/rx-ingest';
 import { SharedMergeIndex } from '../src/network/ingest/shared-merge';
@@ -38,11 +40,13 @@ interface Instance {
   pending: Promise<unknown>[];
 }
 
-describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
-  'merging across instances (Redis)',
-  () => {
+describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable).each(['main', 'writer'])(
+  'merging across instances (Redis), batches stored on the %s thread',
+  (where) => {
     let server: TestServer;
     let dbs: Db[];
+    /** the instances' stores (an instance restarted with empty memory gets the same) */
+    let stores: BatchStore[];
     let states: (SharedState & { close(): Promise<void> })[];
     let userId: string;
     const prefix = redisPrefix('merge');
@@ -55,11 +59,18 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
       userId = (await buildUser(db)).id;
       for (const name of STATIONS) await buildStation(db, { userId, name });
       dbs = [openDatabase(server.ctx.config.database), openDatabase(server.ctx.config.database)];
+      const config = server.ctx.config.database;
+      if (config.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      stores =
+        where === 'main'
+          ? dbs.map((d) => inProcessStore(d.db, true))
+          : await Promise.all(dbs.map(() => postgresThreadStore(config, true, log)));
       states = await Promise.all(
         ['a', 'b'].map((id) => openSharedState(REDIS_URL, prefix, id, log)),
       );
     });
     afterAll(async () => {
+      for (const s of stores ?? []) await s.close();
       for (const s of states ?? []) await s.close();
       for (const d of dbs ?? []) await d.close();
       await deleteKeys(prefix);
@@ -76,7 +87,7 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
       const catalogue = new SatelliteCatalogue(db, log);
       await catalogue.refresh();
       // Not started: batches are committed where the test says.
-      const writer = new BatchWriter(inProcessStore(db, true), bus, metrics, log);
+      const writer = new BatchWriter(stores[n]!, bus, metrics, log);
       const merge = new SharedMergeIndex(states[n]!, metrics, log);
       return {
         ingest: new RxIngest(catalogue, merge, writer, metrics),

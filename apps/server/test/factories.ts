@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { formatStationId } from '@tinygs/contracts';
 import { makeTleLines } from '@tinygs/orbit';
 import type { Kysely } from 'kysely';
-import type { Database, NewStation } from '../src/db/schema';
+import type { Database, NewPacket, NewStation } from '../src/db/schema';
 import { encryptSecret } from '../src/lib/crypto';
 import { newStationRow } from '../src/repositories/stations';
 
@@ -108,4 +108,24 @@ export async function setSatelliteTle(
     .set({ tle: tle ? JSON.stringify(tle) : null })
     .where('name', '=', satellite)
     .execute();
+}
+
+/** A decoded packet's row as the ingest makes it (no reception counted on it yet). */
+export function packetRow(id: string, overrides: Partial<NewPacket> = {}): NewPacket {
+  return {
+    id,
+    satellite: 'Norbi',
+    norad: 46494,
+    serverTime: Date.now(),
+    raw: Buffer.from(id).toString('base64'),
+    frameHash: `hash-${id}`,
+    mode: 'LoRa',
+    freq: 436.703,
+    parsed: '{"payload":{}}',
+    crcError: 0,
+    isTest: 0,
+    stationNumber: 0,
+    historical: 0,
+    ...overrides,
+  };
 }

@@ -12,7 +12,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as leaderboardMigration from '../src/db/migrations/0015_leaderboards';
 import type { Kysely } from 'kysely';
-import type { Database, NewPacket } from '../src/db/schema';
+import type { Database } from '../src/db/schema';
 import { deleteStationWithPictures } from '../src/repositories/stations';
 import { createNetworkPart } from '../src/network/part';
 import { planBatch, type WriteOp } from '../src/network/ingest/plan-batch';
@@ -22,7 +22,14 @@ import { LeaderboardReader, topValues } from '../src/public-api/leaderboards/agg
 import { readLeaderboard } from '../src/public-api/leaderboards/service';
 import { readCounters } from '../src/repositories/counters';
 import realFrames from '../src/simulator/real-frames.json';
-import { buildStation, buildUser, leoTle, setSatelliteTle, type BuiltUser } from './factories';
+import {
+  buildStation,
+  buildUser,
+  leoTle,
+  packetRow,
+  setSatelliteTle,
+  type BuiltUser,
+} from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
 import { connectStation, publishTele, rxPayload, waitFor } from './network-helpers';
 import { hexId, insertPackets } from './public-fixtures';
@@ -49,21 +56,12 @@ async function writeOldReceptions(
   const ops: WriteOp[] = [];
   for (let i = 0; i < count; i += 1) {
     const id = hexId(Math.floor(at / 1000) + i);
-    const newPacket: NewPacket = {
-      id,
+    const newPacket = packetRow(id, {
       satellite,
       norad: SATELLITES[satellite],
       serverTime: at + i,
-      raw: Buffer.from(id).toString('base64'),
       frameHash: `old-${id}`,
-      mode: 'LoRa',
-      freq: 436.703,
-      parsed: '{"payload":{}}',
-      crcError: 0,
-      isTest: 0,
-      stationNumber: 0,
-      historical: 0,
-    };
+    });
     ops.push({
       kind: 'reception',
       write: {

@@ -13,7 +13,7 @@ import {
   type ReceptionWrite,
   type WriteOp,
 } from '../src/network/ingest/plan-batch';
-import { packRows, unpackRows } from '../src/network/ingest/sqlite/packed-rows';
+import { packRows, unpackRows } from '../src/network/ingest/packed-rows';
 import { newPacketSamples } from '../src/telemetry/samples';
 
 const T = Date.UTC(2026, 10, 28, 12, 0, 0);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewPacket, NewReception } from '../src/db/schema';
 import { planReceptions, type ReceptionWrite } from '../src/network/ingest/plan-batch';
-import { packRows, unpackRows } from '../src/network/ingest/sqlite/packed-rows';
+import { packRows, unpackRows } from '../src/network/ingest/packed-rows';
 import { writeBatch } from '../src/network/ingest/write-batch';
 import { sqliteRowWrites } from '../src/repositories/sqlite/ingest-rows';
 import { buildStation, buildUser } from './factories';

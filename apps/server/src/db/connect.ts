@@ -87,13 +87,17 @@ export function rowObjects<Row>(keys: readonly string[], rows: readonly unknown[
   });
 }
 
-export function openDatabase(database: Config['database']): Db {
+/** `poolSize`: PostgreSQL connections at most (10; the ingest's writer thread takes one). */
+export function openDatabase(
+  database: Config['database'],
+  options: { poolSize?: number } = {},
+): Db {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: database.url,
-      max: 10,
+      max: options.poolSize ?? 10,
       // A runaway statement (a pathological search, a huge export page) is cancelled by the
-      // server instead of holding one of the ten connections; the request then fails cleanly.
+      // server instead of holding one of the connections; the request then fails cleanly.
       ...(database.statementTimeoutMs ? { statement_timeout: database.statementTimeoutMs } : {}),
     });
     // A dropped connection must not crash the process; the next query reports the failure (503).

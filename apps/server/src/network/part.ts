@@ -26,7 +26,8 @@ import {
   DEFAULT_BATCH_WRITER_OPTIONS,
   type BatchWriterOptions,
 } from './ingest/batch-writer';
-import { inProcessStore } from './ingest/batch-store';
+import { inProcessStore, type BatchStore } from './ingest/batch-store';
+import { postgresThreadStore } from './ingest/postgres/thread-store';
 import { sqliteThreadStore } from './ingest/sqlite/thread-store';
 import { SatelliteCatalogue } from './ingest/catalogue';
 import { MergeIndex } from './ingest/merge-index';
@@ -83,7 +84,7 @@ export interface NetworkPartOptions {
   rates?: StationRates;
   /** ingest queue sizes and shares (tests shrink them) */
   queue?: Partial<Omit<BatchWriterOptions, 'flushIntervalMs'>>;
-  /** SQLite: commit batches on a worker thread (default true) */
+  /** commit batches on a worker thread with a connection of its own (default true) */
   writerThread?: boolean;
   /** external broker: how often storage is read for stations other instances saw */
   storedStateRefreshMs?: number;
@@ -103,23 +104,27 @@ async function start(ctx: AppContext, options: NetworkPartOptions): Promise<Runn
   // Instances sharing state in Redis share the merge claims too (shared-merge.ts).
   const shared = ctx.services.shared;
   const merge = shared ? new SharedMergeIndex(shared, metrics, log) : new MergeIndex();
-  // SQLite writes run on a thread of their own (see ingest/sqlite/thread-store.ts).
+  // Batches are committed on a thread of their own (see ingest/thread-store.ts).
+  const sharedIngest = shared !== undefined;
   let threaded = false;
-  const store =
-    database.dialect === 'sqlite' &&
-    config.database.kind === 'sqlite' &&
-    options.writerThread !== false
-      ? await sqliteThreadStore(config.database.file, log).then(
-          (s) => {
-            threaded = true;
-            return s;
-          },
-          (err: unknown) => {
-            log.warn({ err }, 'SQLite writer thread not available; writing on the main thread');
-            return inProcessStore(db);
-          },
-        )
-      : inProcessStore(db, shared !== undefined);
+  let store: BatchStore = inProcessStore(db, sharedIngest);
+  const dbConfig = config.database;
+  const thread =
+    options.writerThread === false
+      ? null
+      : dbConfig.kind === 'sqlite' && database.dialect === 'sqlite'
+        ? () => sqliteThreadStore(dbConfig.file, log)
+        : dbConfig.kind === 'postgres' && database.dialect === 'postgres'
+          ? () => postgresThreadStore(dbConfig, sharedIngest, log)
+          : null;
+  if (thread) {
+    try {
+      store = await thread();
+      threaded = true;
+    } catch (err) {
+      log.warn({ err }, 'writer thread not available; writing on the main thread');
+    }
+  }
   // Checkpoints are the writer's checkpointer thread's job: a main-thread write (welcome, pings,
   // owner actions) must not run one, with its fsyncs, on the event loop.
   if (threaded && database.native.dialect === 'sqlite')

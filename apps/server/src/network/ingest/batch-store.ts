@@ -1,6 +1,6 @@
-// Where a write batch's plan (plan-batch.ts) is committed. PostgreSQL: on the shared pool (the
-// database does the work in its own processes). SQLite: on a connection of its own in a worker
-// thread (sqlite/thread-store.ts).
+// Where a write batch's plan (plan-batch.ts) is committed: on a connection of its own in a worker
+// thread (thread-store.ts; sqlite/ and postgres/), or, when that thread cannot start or is turned
+// off, on the main thread's connection (`inProcessStore`).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { BatchPlan } from './plan-batch';
@@ -36,23 +36,30 @@ export function writesOf(plan: BatchPlan): BatchWrites {
   };
 }
 
+/** One batch's writes in one transaction, with the portable row writes (repositories/). */
+export function writeInTransaction(
+  db: Kysely<Database>,
+  batch: BatchWrites,
+): Promise<BatchWritten> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      writeBatch(
+        trx,
+        batch,
+        kyselyRowWrites(trx),
+        batch.receptions.shared ? kyselySharedRowWrites(trx) : null,
+      ),
+    );
+}
+
 /** `shared`: other instances store packets of the same frames (write-batch.ts, shared mode). */
 export function inProcessStore(db: Kysely<Database>, shared = false): BatchStore {
   return {
     // Concurrent transactions on a pool would commit in any order.
     maxInFlight: 1,
     shared,
-    write: (plan) =>
-      db
-        .transaction()
-        .execute((trx) =>
-          writeBatch(
-            trx,
-            writesOf(plan),
-            kyselyRowWrites(trx),
-            shared ? kyselySharedRowWrites(trx) : null,
-          ),
-        ),
+    write: (plan) => writeInTransaction(db, writesOf(plan)),
     close: async () => undefined,
   };
 }

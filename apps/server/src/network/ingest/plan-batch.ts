@@ -70,7 +70,7 @@ export interface StoredPacket {
   stations: string[];
 }
 
-/** The rows a batch's receptions write; plain data (it is copied to the SQLite writer thread). */
+/** The rows a batch's receptions write; plain data (it is copied to the writer thread). */
 export interface ReceptionRows {
   /** packets to insert (none in shared mode: inserted if absent before the plan) */
   packets: NewPacket[];

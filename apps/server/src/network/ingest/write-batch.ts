@@ -86,7 +86,7 @@ export function kyselySharedRowWrites(trx: Kysely<Database>): SharedRowWrites {
   };
 }
 
-/** What a store writes of a plan: everything but its events (all the SQLite writer thread gets). */
+/** What a store writes of a plan: everything but its events (all a writer thread gets). */
 export interface BatchWrites {
   lifecycle: readonly LifecycleOp[];
   droppedMessages: number;
@@ -94,12 +94,12 @@ export interface BatchWrites {
   receptions: { shared: false; rows: ReceptionRows } | { shared: true; inserts: SharedInserts };
 }
 
-/** What a committed batch found in storage, beyond its plan. */
+/** What a committed batch found in storage, beyond its plan (plain data: a writer thread sends it). */
 export interface BatchWritten {
   /** stations the lifecycle writes changed (lifecycleEffects) */
   lifecycleChanged: string[];
-  /** shared mode: the receptions as planned with what the batch inserted */
-  receptions?: PlannedReceptions;
+  /** shared mode: what the receptions, planned with what the batch inserted, store and announce */
+  receptions?: Omit<PlannedReceptions, 'rows'>;
 }
 
 async function writeLifecycle(
@@ -166,6 +166,14 @@ export async function writeBatch(
   await storeTelemetrySamples(trx, newPacketSamples(r.samplesOf), rows.telemetry);
   return {
     lifecycleChanged: lifecycle.changedStations,
-    ...(planned ? { receptions: planned } : {}),
+    ...(planned
+      ? {
+          receptions: {
+            events: planned.events,
+            stored: planned.stored,
+            duplicates: planned.duplicates,
+          },
+        }
+      : {}),
   };
 }

@@ -1,28 +1,8 @@
-// What the SQLite batch store (thread-store.ts) and its two threads say to each other, and how the
-// threads are started. The writer thread gets a batch's writes only (write-batch.ts, BatchWrites:
-// the planned rows and the lifecycle writes) and answers what storage alone knows; the batch's
-// events stay on the main thread, which planned them (plan-batch.ts).
+// What the SQLite batch store's checkpointer thread (checkpointer-thread.ts) and the main thread
+// say to each other, and how the store's two threads are started (the writer thread's messages:
+// ../writer-protocol.ts).
 import type { MessagePort } from 'node:worker_threads';
 import { tsWorkerScript } from '../../../lib/ts-worker';
-import type { LifecycleOp } from '../plan-batch';
-import type { PackedRows } from './packed-rows';
-
-/** Messages of the writer thread (writer-thread.ts). */
-/** `epoch`: a failed batch fails every later one of the same epoch without running it. */
-export type WriterRequest = {
-  id: number;
-  epoch: number;
-  lifecycle: LifecycleOp[];
-  droppedMessages: number;
-  /** the planned rows, packed (packed-rows.ts) */
-  rows: PackedRows;
-};
-export type WriterReply =
-  /** `lifecycleChanged`: the stations the lifecycle writes changed (write-batch.ts) */
-  | { id: number; lifecycleChanged: string[] }
-  | { id: number; error: string }
-  | { ready: true }
-  | { closed: true };
 
 /** Messages of the checkpointer thread (checkpointer-thread.ts). */
 export interface CheckpointerStats {
@@ -50,5 +30,4 @@ export const CHECKPOINTER_BOOTSTRAP = tsWorkerScript(
   new URL('./checkpointer-thread.ts', import.meta.url),
 );
 
-/** How long closing waits for a thread's answer. */
-export const CLOSE_TIMEOUT_MS = 5_000;
+export { CLOSE_TIMEOUT_MS } from '../writer-protocol';

@@ -1,13 +1,13 @@
 // Worker thread of the SQLite batch store (thread-store.ts): its own connection to the database
 // file (WAL lets the main thread read and write meanwhile), one transaction per batch, in order. It
-// gets a batch's planned writes only (protocol.ts) and answers what the lifecycle writes changed.
+// gets a batch's planned writes only (../writer-protocol.ts) and answers what the lifecycle writes
+// changed (../writer-thread.ts runs the batches).
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openDatabase } from '../../../db/connect';
 import { checkpointWal, setPageCacheKib, setWalAutoCheckpoint } from '../../../db/sqlite-wal';
 import { sqliteRowWrites } from '../../../repositories/sqlite/ingest-rows';
 import { writeBatch } from '../write-batch';
-import { unpackRows } from './packed-rows';
-import type { WriterReply, WriterRequest } from './protocol';
+import { serveBatches } from '../writer-thread';
 
 const port = parentPort;
 if (!port) throw new Error('the SQLite writer thread must run as a worker thread');
@@ -37,48 +37,9 @@ checkpointer?.on('close', () => {
 const db = database.db;
 const rows = sqliteRowWrites(sqlite);
 
-let queue: Promise<void> = Promise.resolve();
-// Batches of this epoch or before, sent before the main thread knew one of them failed, are refused:
-// order matters (a packet's first reception precedes the ones that join it).
-let failedEpoch = -1;
-port.on('message', (request: WriterRequest | { close: true }) => {
-  if ('close' in request) {
-    // After the batches already sent. The last connection to close (the main thread's) copies the
-    // WAL into the database file and removes it.
-    queue = queue.then(async () => {
-      checkpointer?.close();
-      await database.close();
-      port.postMessage({ closed: true } satisfies WriterReply);
-    });
-    return;
-  }
-  queue = queue.then(async () => {
-    let reply: WriterReply;
-    if (request.epoch <= failedEpoch) {
-      port.postMessage({ id: request.id, error: 'an earlier batch failed' } satisfies WriterReply);
-      return;
-    }
-    try {
-      const { lifecycle, droppedMessages } = request;
-      const written = await db.transaction().execute((trx) =>
-        writeBatch(
-          trx,
-          {
-            lifecycle,
-            droppedMessages,
-            receptions: { shared: false, rows: unpackRows(request.rows) },
-          },
-          rows,
-        ),
-      );
-      reply = { id: request.id, lifecycleChanged: written.lifecycleChanged };
-    } catch (err) {
-      failedEpoch = request.epoch;
-      reply = { id: request.id, error: err instanceof Error ? err.message : String(err) };
-    }
-    port.postMessage(reply);
-    if ('error' in reply) return;
-    // After the reply: the batch's events are out, only the next batch waits for this.
+serveBatches(port, {
+  write: (batch) => db.transaction().execute((trx) => writeBatch(trx, batch, rows)),
+  committed() {
     if (catchUp) {
       try {
         if (checkpointWal(sqlite, 'PASSIVE')?.busy === 0) catchUp = false;
@@ -87,6 +48,11 @@ port.on('message', (request: WriterRequest | { close: true }) => {
       }
     }
     checkpointer?.postMessage(null);
-  });
+  },
+  // The last connection to close (the main thread's) copies the WAL into the database file and
+  // removes it.
+  async close() {
+    checkpointer?.close();
+    await database.close();
+  },
 });
-port.postMessage({ ready: true } satisfies WriterReply);

@@ -1,18 +1,18 @@
-// A batch's rows as the SQLite writer thread gets them. Copying an array of objects to a thread
-// (structured clone) writes every key of every object and makes the thread build each one again,
-// key by key: at thousands of receptions a second that was a measurable share of both threads.
-// The tables of one row per reception or station (packets, receptions, station and daily
+// A batch's rows as a writer thread gets them (thread-store.ts). Copying an array of objects to a
+// thread (structured clone) writes every key of every object and makes the thread build each one
+// again, key by key: at thousands of receptions a second that was a measurable share of both
+// threads. The tables of one row per reception or station (packets, receptions, station and daily
 // statistics, leaderboard tallies) travel instead as typed arrays in the column order of a layout
-// both sides share: a Float64Array of their numbers (NaN stands for null, which is what SQLite
-// stores for a NaN anyway) and an Int32Array of their texts as numbers in the batch's list of
-// distinct texts (-1 for null), since the same station ids, days and satellite names fill most
-// of them. The arrays are moved to the thread, not copied; only the list of texts is. The thread
-// builds the same rows again (`unpackRows`); the small tables go as they are.
-import type { NewPacket, NewReception } from '../../../db/schema';
-import type { StationDayTally, StationSatelliteTally } from '../../../repositories/leaderboards';
-import type { DailyStationStat } from '../../../repositories/packets';
-import type { StationReceptionStats } from '../../../repositories/stations';
-import type { ReceptionRows } from '../plan-batch';
+// both sides share: a Float64Array of their numbers (NaN stands for null, as SQLite stores a NaN;
+// on PostgreSQL a NaN, which no planned number should be, is stored as null too) and an Int32Array of their texts as numbers in
+// the batch's list of distinct texts (-1 for null), since the same station ids, days and satellite
+// names fill most of them. The arrays are moved to the thread, not copied; only the list of texts
+// is. The thread builds the same rows again (`unpackRows`); the small tables go as they are.
+import type { NewPacket, NewReception } from '../../db/schema';
+import type { StationDayTally, StationSatelliteTally } from '../../repositories/leaderboards';
+import type { DailyStationStat } from '../../repositories/packets';
+import type { StationReceptionStats } from '../../repositories/stations';
+import type { ReceptionRows } from './plan-batch';
 
 type Kind = 'number' | 'text';
 /** Every column of a row type, with how it travels (the Record type makes the list complete). */
