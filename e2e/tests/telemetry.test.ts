@@ -8,11 +8,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { collectErrors, openBrowser, type Browser } from '../src/browser';
 import { getJson } from '../src/owner';
-import { REPO_ROOT } from '../src/server-process';
+import {
+  removeDataDir,
+  REPO_ROOT,
+  startServerProcess,
+  type ServerProcess,
+} from '../src/server-process';
 import { cli, visible } from '../src/support';
 
-const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
 const LIVE_DIR = join(REPO_ROOT, 'fixtures/live-packets-2022');
 const FILES = readdirSync(LIVE_DIR)
   .filter((f) => f.endsWith('.json'))
@@ -66,7 +69,17 @@ describe('telemetry over time in the browser', () => {
   let errors: string[];
   const volts = capturedVolts();
 
+  // A server of its own, without simulated stations: the shared server's stations replay
+  // SATLLA-2B's captured frames whenever the satellite passes over one of them, and a sample heard
+  // now would make the series' newest sample (and so the charts' window) today's instead of the
+  // imported days'.
+  let server: ServerProcess | undefined;
+  let baseUrl = '';
+
   beforeAll(async () => {
+    server = await startServerProcess({ env: { SIMULATED_STATIONS: '0' } });
+    baseUrl = server.url;
+    const dataDir = server.dataDir;
     for (const file of FILES) {
       const result = cli<{ imported: number }>(dataDir, baseUrl, ['packets', 'import', file]);
       expect(result.imported).toBeGreaterThan(0);
@@ -77,6 +90,10 @@ describe('telemetry over time in the browser', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    if (server) {
+      await server.kill();
+      removeDataDir(server.dataDir);
+    }
   });
 
   it('shows an imported satellite’s battery voltage as a chart over its dates and downloads it as CSV', async () => {
