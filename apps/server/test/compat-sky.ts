@@ -96,6 +96,10 @@ export async function hearTheSky(server: TestServer, titled: readonly string[]):
   // same bytes (receptions merge into one packet, later ones stored after the first).
   const frames = new FrameMaker();
   let receptions = 0;
+  // A satellite with fewer captured frames than rounds (Polytech_Universe-1 has three) repeats one:
+  // the server rightly takes a station's second copy of a frame as the same reception, so a
+  // station publishes each frame once and `receptions` stays what is stored, whatever the sky.
+  const sent = new Set<string>();
   for (let round = 0; round < ROUNDS; round += 1) {
     const at = Date.now();
     const made = new Map<string, Uint8Array>();
@@ -109,6 +113,9 @@ export async function hearTheSky(server: TestServer, titled: readonly string[]):
         bytes = frames.next(st.satellite, at);
         made.set(st.satellite.name, bytes);
       }
+      const copy = `${st.name} ${Buffer.from(bytes).toString('base64')}`;
+      if (!crc && sent.has(copy)) continue;
+      sent.add(copy);
       const rx = simulateReception(look, st.satellite.config, false);
       const message = rxMessage(
         st.location,
