@@ -5,6 +5,7 @@
 // /v1/stations), it names that list's digest for the stream (`known`), which then opens with a
 // small `kept` event instead of the whole list when nothing a map draws changed in between.
 import {
+  bytesToHex,
   formatStationId,
   STATION_LIST_DIGEST_HEX_LENGTH,
   stationListDigestText,
@@ -39,9 +40,7 @@ async function stationListDigest(stations: readonly StationListItem[]): Promise<
   if (!subtle) return null;
   const text = new TextEncoder().encode(stationListDigestText(stations));
   const digest = new Uint8Array(await subtle.digest('SHA-256', text));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex.slice(0, STATION_LIST_DIGEST_HEX_LENGTH);
+  return bytesToHex(digest).slice(0, STATION_LIST_DIGEST_HEX_LENGTH);
 }
 
 export class StationListReducer {
