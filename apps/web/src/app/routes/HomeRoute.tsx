@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentProps } from 'react';
 import { useSearchParams } from 'react-router';
 import Stack from '@mui/material/Stack';
 import { GetStarted, HomeIntro, useCarouselPhotos } from '../../features/home';
@@ -7,11 +7,15 @@ import { WorldMap } from '../../features/map';
 import { useStoredUserId } from '../../lib/session';
 import { useDeferredUntil } from '../../lib/useDeferredUntil';
 import { PageLoading } from '../../components/PageLoading';
+import { lazyChunk } from '../../lib/lazyChunk';
+import type { LoginLinkView as LoginLinkViewComponent } from '../../features/auth/components/LoginLinkView';
 
 const MAP_HEIGHT = 'min(70vh, 640px)';
 
 // Only a visit from a login link (?loginToken=...) shows it: not part of the first visit's code.
-const LoginLinkView = lazy(() =>
+// It is that visit's screen, so it loads as the other screens do (a chunk that does not come is
+// a loading error, not a spinner forever).
+const LoginLinkView = lazyChunk<ComponentProps<typeof LoginLinkViewComponent>>(() =>
   import('../../features/auth/components/LoginLinkView').then((m) => ({
     default: m.LoginLinkView,
   })),
