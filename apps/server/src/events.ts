@@ -1,5 +1,5 @@
 // The in-process event bus between ingest and its readers (live stream, read models, caches): an
-// EventEmitter. With REDIS_URL, cluster/event-bridge.ts carries both events between instances
+// EventEmitter. With REDIS_URL, cluster/event-bridge.ts carries its events between instances
 // over a Redis channel, so every instance's bus sees every instance's events.
 import { EventEmitter } from 'node:events';
 import type { NewPacketEvent } from '@tinygs/contracts';
@@ -8,6 +8,11 @@ export interface BusEvents {
   'new-packet': NewPacketEvent;
   /** Something about stations changed (online/offline, satellite, location). */
   'stations-changed': { stationIds: string[] };
+  /**
+   * Stations whose pings were stored and nothing else: their last-seen time, Wi-Fi and radio state
+   * changed (nothing a map draws). Only readers that show those fields need to listen.
+   */
+  'stations-seen': { stationIds: string[] };
 }
 
 export class EventBus {

@@ -1,14 +1,15 @@
 // Two server instances in one process on one PostgreSQL database and one Redis (REDIS_URL): a
 // frame heard through both makes one packet, both instances' live streams carry every packet once,
-// a login limit hit through one holds on the other, a used bot-check solution is refused by the
+// a station's ping stored through one shows in the other's station list at once, a login limit hit through one holds on the other, a used bot-check solution is refused by the
 // other, and the jobs that run once move to the other instance when their holder stops or dies.
 // Then Redis itself dies: what must hold across instances answers 503, the rest keeps working.
-import { NewPacketEventSchema } from '@tinygs/contracts';
+import { NewPacketEventSchema, StationsResponseSchema } from '@tinygs/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elected } from '../src/cluster/lease';
 import { createSharedStatePart } from '../src/cluster/shared-state';
 import { createNetworkPart } from '../src/network/part';
 import type { Part } from '../src/part';
+import { STATION_LIST_MIN_REBUILD_MS } from '../src/read-models/station-list';
 import { solveCaptcha } from './accounts-support';
 import { buildUser, leoTle, setSatelliteTle } from './factories';
 import { DIALECTS, testEnv, type TestEnv } from './harness';
@@ -132,6 +133,40 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
       }
       await atA.endAsync();
       await atB.endAsync();
+    });
+
+    it('shows a ping stored through one instance in the other’s /v1/stations on its next request', async () => {
+      const user = await buildUser(a.ctx.database.db);
+      const id = `Pinging_GS@${user.id}`;
+      const atB = async () =>
+        StationsResponseSchema.parse(
+          (await b.app.inject({ method: 'GET', url: '/v1/stations' })).json(),
+        ).find((s) => s.name === 'Pinging_GS');
+      const station = await connectStation(a, user, 'Pinging_GS');
+      try {
+        const welcomed = await waitFor(atB, 10_000);
+        // Quiet: b's list built above is past its rebuild interval when the event comes.
+        await sleep(STATION_LIST_MIN_REBUILD_MS);
+        const arrived = new Promise<void>((resolve) => {
+          const stop = b.ctx.events.subscribe('stations-seen', (event) => {
+            if (!event.stationIds.includes(id)) return;
+            stop();
+            resolve();
+          });
+        });
+        await publishTele(station, user, 'Pinging_GS', 'ping', { RSSI: -64, radio: 0 });
+        await arrived;
+        const row = await a.ctx.database.db
+          .selectFrom('stations')
+          .select('lastSeen')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const shown = await atB();
+        expect(shown?.lastSeen).toBe(row.lastSeen);
+        expect(shown?.lastSeen).toBeGreaterThan(welcomed.lastSeen ?? Infinity);
+      } finally {
+        await station.endAsync();
+      }
     });
 
     it('holds a per-client request limit and the failed-login limit across instances', async () => {

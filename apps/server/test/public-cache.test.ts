@@ -161,6 +161,41 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     }
   });
 
+  it('shows a ping’s last-seen time in /v1/stations on the first request after it is stored', async () => {
+    const db = server.ctx.database.db;
+    const list = async () => StationsResponseSchema.parse((await get('/v1/stations')).json());
+    const id = `Ping_GS@${user.id}`;
+    const pinger = await connectStation(server, user, 'Ping_GS');
+    try {
+      const welcomed = await vi.waitFor(async () => {
+        const entry = (await list()).find((s) => s.name === 'Ping_GS');
+        expect(entry).toBeDefined();
+        return entry;
+      }, 5_000);
+      // Quiet: the list built above is past the rebuild interval when the ping comes.
+      await new Promise((resolve) => setTimeout(resolve, STATION_LIST_MIN_REBUILD_MS));
+      const stored = new Promise<void>((resolve) => {
+        const stop = server.ctx.events.subscribe('stations-seen', (event) => {
+          if (!event.stationIds.includes(id)) return;
+          stop();
+          resolve();
+        });
+      });
+      await publishTele(pinger, user, 'Ping_GS', 'ping', { RSSI: -64, radio: 0 });
+      await stored;
+      const row = await db
+        .selectFrom('stations')
+        .select('lastSeen')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const shown = (await list()).find((s) => s.name === 'Ping_GS');
+      expect(shown?.lastSeen).toBe(row.lastSeen);
+      expect(shown?.lastSeen).toBeGreaterThan(welcomed?.lastSeen ?? Infinity);
+    } finally {
+      await pinger.endAsync();
+    }
+  });
+
   it('sends the same document br or gzip compressed as accepted, and 304 for its ETag', async () => {
     for (const url of ['/v1/stations', '/v2/packets?satellite=Norbi']) {
       const plain = await get(url);

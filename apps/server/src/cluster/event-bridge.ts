@@ -1,6 +1,6 @@
 // The event bus across instances (REDIS_URL): what an instance publishes on its own bus
-// (`new-packet` after its batch committed, `stations-changed`) also goes to one Redis channel,
-// and what the other instances published there comes out of this instance's bus. So every
+// (`new-packet` after its batch committed, `stations-changed`, `stations-seen`) also goes to one
+// Redis channel, and what the other instances published there comes out of this instance's bus. So every
 // instance's live-stream clients see every packet once (their own instance's from its bus, the
 // others' from the channel; an instance skips its own messages), and every instance's answer
 // caches are dropped by a change made anywhere.
@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { BusEvents, EventBus } from '../events';
 import type { RedisConnection } from './redis-connection';
 
-const BRIDGED = ['new-packet', 'stations-changed'] as const;
+const BRIDGED = ['new-packet', 'stations-changed', 'stations-seen'] as const;
 type Bridged = (typeof BRIDGED)[number];
 
 const MessageSchema = z.object({
@@ -25,7 +25,7 @@ const MessageSchema = z.object({
       z.union([
         z.object({ name: z.literal('new-packet'), data: NewPacketEventSchema }),
         z.object({
-          name: z.literal('stations-changed'),
+          name: z.enum(['stations-changed', 'stations-seen']),
           data: z.object({ stationIds: z.array(z.string().max(200)).max(1_000_000) }),
         }),
       ]),
@@ -100,7 +100,7 @@ export async function bridgeEvents(
     for (const event of message.events) {
       fromOthers.add(event.data);
       if (event.name === 'new-packet') bus.publish('new-packet', event.data);
-      else bus.publish('stations-changed', event.data);
+      else bus.publish(event.name, event.data);
     }
   });
   await sub.subscribe(channel);

@@ -1,8 +1,8 @@
 // Sending public answers. Catalogue answers carry a strong ETag over the serialised body (304
-// when the client already has it). The hot list documents are PreparedBody values: serialised,
-// hashed and compressed once when built, then sent as they are to every client. Documents kept
-// per item (a packet, a station page) are FastBody values: serialised and hashed once, each
-// encoding compressed at the fast level the first time a client asks for it. Other JSON answers
+// when the client already has it). The hot list documents are PreparedBody values: serialised and
+// hashed once when built, each encoding compressed well the first time a client asks for it, then
+// sent as they are to every client. Documents kept per item (a packet, a station page) are
+// FastBody values: the same, compressed at the fast level. Other JSON answers
 // are compressed here at that fast level (on the libuv pool when large, so a big answer does not
 // hold the event loop), so their routes need none of @fastify/compress's per-request hooks (those
 // routes set `compress: false`).
@@ -52,6 +52,12 @@ type Encoding = 'br' | 'gzip';
 export interface SendableBody {
   readonly etag: string;
   bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null };
+}
+
+/** A document whose encodings are compressed when first asked for (sent with sendKept). */
+export interface KeptBody extends SendableBody {
+  /** compresses `encoding` unless it is kept already (then it may return nothing) */
+  compressFor(encoding: Encoding | null): Promise<void> | undefined;
 }
 
 /** Adds to Vary rather than replacing what the route already set (e.g. the session headers). */
@@ -106,41 +112,71 @@ function parseAcceptEncoding(accept: string): Encoding | null {
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** A JSON document ready to send: its bytes, their br and gzip forms, and a strong ETag. */
-export class PreparedBody implements SendableBody {
+/** The options of a hot list's compression: brotli 5 past 256 kB (9 below), gzip 6. */
+function preparedOptions(bytes: number, encoding: Encoding): ZlibOptions | BrotliOptions {
+  return encoding === 'br'
+    ? {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: bytes > 256 * 1024 ? 5 : 9,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+        },
+      }
+    : { level: 6 };
+}
+
+/**
+ * A hot JSON document (the station list, the latest packets): its bytes and a strong ETag, each
+ * encoding compressed well, on the libuv pool, the first time a client asks for it and then kept.
+ * Browsers ask for br only; a list rebuilt every second while the network is live is then never
+ * gzipped unless some client wants gzip.
+ */
+export class PreparedBody implements KeptBody {
+  private readonly compressed: Partial<Record<Encoding, Promise<Buffer>>> = {};
+  private readonly ready: Partial<Record<Encoding, Buffer>> = {};
+
   private constructor(
     readonly etag: string,
     readonly identity: Buffer,
-    private readonly br: Buffer | null,
-    private readonly gzip: Buffer | null,
   ) {}
 
   /**
-   * Compression runs on the libuv pool: a large list does not hold up the event loop. `previous`
-   * (the document this one replaces) is returned as it is when its bytes are `text`'s: a list
-   * rebuilt with nothing changed costs no hashing or compressing.
+   * `previous` (the document this one replaces) is returned as it is when its bytes are `text`'s:
+   * a list rebuilt with nothing changed costs no hashing, and keeps the compressions made of it.
    */
-  static async of(text: string, previous?: PreparedBody): Promise<PreparedBody> {
+  static of(text: string, previous?: PreparedBody): PreparedBody {
     const identity = Buffer.from(text);
     if (previous?.identity.equals(identity)) return previous;
-    const etag = strongEtag(identity);
-    if (identity.length < COMPRESS_MIN_BYTES) return new PreparedBody(etag, identity, null, null);
-    const [br, gz] = await Promise.all([
-      brotliAsync(identity, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: identity.length > 256 * 1024 ? 5 : 9,
-          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        },
-      }),
-      gzipAsync(identity, { level: 6 }),
-    ]);
-    return new PreparedBody(etag, identity, br, gz);
+    return new PreparedBody(strongEtag(identity), identity);
+  }
+
+  /** Compresses `encoding` if it is not kept yet; concurrent callers share one compression. */
+  compressFor(encoding: Encoding | null): Promise<void> | undefined {
+    if (encoding === null || this.identity.length < COMPRESS_MIN_BYTES || this.ready[encoding])
+      return undefined;
+    let pending = this.compressed[encoding];
+    if (!pending) {
+      const options = preparedOptions(this.identity.length, encoding);
+      pending =
+        encoding === 'br' ? brotliAsync(this.identity, options) : gzipAsync(this.identity, options);
+      this.compressed[encoding] = pending;
+      // A failed compression (out of memory) is tried again by the next request.
+      pending.then(
+        (bytes) => (this.ready[encoding] = bytes),
+        () => delete this.compressed[encoding],
+      );
+    }
+    return pending.then(() => undefined);
   }
 
   bytesFor(encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
-    if (encoding === 'br' && this.br) return { body: this.br, encoding };
-    if (encoding === 'gzip' && this.gzip) return { body: this.gzip, encoding };
-    return { body: this.identity, encoding: null };
+    if (encoding === null || this.identity.length < COMPRESS_MIN_BYTES)
+      return { body: this.identity, encoding: null };
+    // Senders await compressFor first (sendKept); one that did not gets it compressed here.
+    const body = (this.ready[encoding] ??=
+      encoding === 'br'
+        ? brotliCompressSync(this.identity, preparedOptions(this.identity.length, encoding))
+        : gzipSync(this.identity, preparedOptions(this.identity.length, encoding)));
+    return { body, encoding };
   }
 }
 
@@ -174,7 +210,7 @@ function compressFastAside(text: string | Buffer, encoding: Encoding): Promise<B
  * A document kept per item: serialised and hashed once, each encoding compressed (at the fast
  * level of per-request answers) the first time a client asks for it, then kept with it.
  */
-export class FastBody implements SendableBody {
+export class FastBody implements KeptBody {
   private br: Buffer | null = null;
   private gzip: Buffer | null = null;
 
@@ -241,10 +277,10 @@ export function sendPrepared(
 }
 
 /** Sends a kept document, compressing its encoding first (aside when large) if not yet kept. */
-export async function sendFast(
+export async function sendKept(
   req: FastifyRequest,
   reply: FastifyReply,
-  doc: FastBody,
+  doc: KeptBody,
   cacheControl?: string,
 ): Promise<FastifyReply> {
   // A client that has the document gets a 304 without a body: nothing to compress for it.

@@ -6,14 +6,14 @@
 // map change, so the full list at version `seq` is exactly what a client holds after applying every
 // delta up to `seq`. GET /v1/stations answers with fresh rows (station-list.ts).
 //
-// The stations named since the last refresh are read by id; when a full read of the list began
-// after the last of those changes (GET /v1/stations built it, or is building it), its rows are
-// taken instead of a read of our own.
+// The stations named since the last refresh are read by id; when a build of the list GET
+// /v1/stations sends began after the last of those changes (and, for every station, was a full
+// read), its rows are taken instead of a read of our own.
 import { formatStationId, stationShownFields, type StationListItem } from '@tinygs/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { listStationListItems } from '../repositories/stations';
-import { nextTick, type FullReads } from './read-order';
+import { nextTick, type SharedReads } from './read-order';
 
 /** One published version of the list: what changed since the version before. */
 export interface StationListChange {
@@ -40,13 +40,13 @@ export class StationListModel {
   private ordered: StationListItem[] | null = null;
   /** when (read-order.ts) the newest station was named, or everything marked */
   private markedAt = 0;
-  /** refreshes that took the rows of a full read made for others */
+  /** refreshes that took the rows of a read made for others */
   readsTaken = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
-    /** full reads made for others, taken when they began after the newest change */
-    private readonly shared: FullReads | null = null,
+    /** reads made for others, taken when they began after the newest change */
+    private readonly shared: SharedReads | null = null,
     /** more dirty stations than this are re-read as one full read */
     private readonly maxTargetedIds = 1_000,
   ) {}
@@ -74,17 +74,14 @@ export class StationListModel {
   }
 
   /**
-   * The rows of the stations taken (all of them, or those named), from a full read that began
-   * after the newest change when there is one (it holds every station named before it), else read.
+   * The rows of the stations taken (all of them, or those named), from a read of the station
+   * list that began after the newest change when there is one, else read here.
    */
   private async read(taken: Set<string> | 'all'): Promise<readonly StationListItem[]> {
-    const shared = this.shared?.rowsReadAfter(this.markedAt);
+    const shared = this.shared?.rowsReadAfter(this.markedAt, taken);
     if (!shared) return listStationListItems(this.db, taken === 'all' ? undefined : [...taken]);
     this.readsTaken += 1;
-    const rows = await shared;
-    return taken === 'all'
-      ? rows
-      : rows.filter((item) => taken.has(formatStationId(item.name, item.userId)));
+    return shared;
   }
 
   /** Puts back stations taken for a read that failed (no new change: markedAt stays). */

@@ -11,8 +11,14 @@ export function nextTick(): number {
   return tick;
 }
 
-/** Where full reads of the station list made for others can be taken from. */
-export interface FullReads {
-  /** the rows of a full read that began after `since`, or null */
-  rowsReadAfter(since: number): Promise<readonly StationListItem[]> | null;
+/** Where reads of the station list made for others can be taken from. */
+export interface SharedReads {
+  /**
+   * The rows of the stations `ids` (all of them, or those of the set that exist) as read by a
+   * read that began after `since`, or null when there was none: the caller reads for itself.
+   */
+  rowsReadAfter(
+    since: number,
+    ids: ReadonlySet<string> | 'all',
+  ): Promise<readonly StationListItem[]> | null;
 }

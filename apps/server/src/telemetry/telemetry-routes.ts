@@ -27,7 +27,7 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect';
 import { badRequest, notFound } from '../http/errors';
 import type { RouteModule } from '../http/route-module';
-import { FastBody, sendFast } from '../public-api/http-cache';
+import { FastBody, sendKept } from '../public-api/http-cache';
 import { findSatellite } from '../repositories/public/catalogue-reads';
 import {
   DAY_MS,
@@ -168,7 +168,7 @@ export const telemetryRoutes: RouteModule = async (app, ctx) => {
           );
           return FastBody.finished(bytes, etag);
         });
-        return sendFast(req, reply, doc);
+        return sendKept(req, reply, doc);
       }
       const { head, query, columns } = await seriesRead(ctx.database, name, q);
       const { bytes } = await ctx.database.readDocument(

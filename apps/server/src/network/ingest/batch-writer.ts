@@ -20,17 +20,24 @@ interface BatchOutcome {
   /** receptions not stored because their station's copy already was (shared mode) */
   duplicates: number;
   changedStations: Set<string>;
+  /** stations whose pings the batch stored, and nothing else of theirs */
+  seenStations: string[];
 }
 
 function outcomeOf(plan: BatchPlan, written: BatchWritten): BatchOutcome {
   const planned = plan.receptions.shared ? written.receptions : plan.receptions.planned;
   if (!planned) throw new Error('a shared batch was written without its receptions planned');
+  // lifecycle first, in the order the batch changed them
+  const changedStations = new Set([...written.lifecycleChanged, ...planned.events.changedStations]);
+  const seenStations = new Set<string>();
+  for (const op of plan.lifecycle)
+    if (op.kind === 'seen' && !changedStations.has(op.id)) seenStations.add(op.id);
   return {
     newPackets: planned.events.newPackets,
     receptions: planned.stored,
     duplicates: planned.duplicates,
-    // lifecycle first, in the order the batch changed them
-    changedStations: new Set([...written.lifecycleChanged, ...planned.events.changedStations]),
+    changedStations,
+    seenStations: [...seenStations],
   };
 }
 
@@ -304,5 +311,7 @@ export class BatchWriter {
     if (outcome.changedStations.size > 0) {
       this.events.publish('stations-changed', { stationIds: [...outcome.changedStations] });
     }
+    if (outcome.seenStations.length > 0)
+      this.events.publish('stations-seen', { stationIds: outcome.seenStations });
   }
 }

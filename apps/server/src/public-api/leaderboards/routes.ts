@@ -7,7 +7,7 @@ import {
   LeaderboardResponseSchema,
 } from '@tinygs/contracts';
 import type { RouteModule } from '../../http/route-module';
-import { sendPrepared } from '../http-cache';
+import { sendKept } from '../http-cache';
 import { leaderboardService } from './service';
 
 export const leaderboardRoutes: RouteModule = async (app, ctx) => {
@@ -28,7 +28,7 @@ export const leaderboardRoutes: RouteModule = async (app, ctx) => {
     },
     async (req, reply) => {
       const { board, period, limit } = req.query;
-      return sendPrepared(req, reply, await leaderboards.document(board, period, limit));
+      return sendKept(req, reply, await leaderboards.document(board, period, limit));
     },
   );
 };

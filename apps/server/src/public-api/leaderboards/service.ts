@@ -22,7 +22,7 @@ interface Ranking {
   response: Omit<LeaderboardResponse, 'entries'>;
   entries: LeaderboardEntry[];
   /** one document per limit asked for (at most LEADERBOARD_MAX_LIMIT) */
-  bodies: Map<number, Promise<PreparedBody>>;
+  bodies: Map<number, PreparedBody>;
 }
 
 /** A ranking computed now, with nothing kept from earlier ones. */

@@ -16,7 +16,7 @@ import {
 import { sessionUser } from '../../http/auth';
 import { badRequest } from '../../http/errors';
 import type { RouteModule } from '../../http/route-module';
-import { sendJson, sendPrepared } from '../http-cache';
+import { sendJson, sendKept } from '../http-cache';
 import { packetsService } from './service';
 
 export const packetListRoutes: RouteModule = async (app, ctx) => {
@@ -40,7 +40,7 @@ export const packetListRoutes: RouteModule = async (app, ctx) => {
       if (!station) {
         if (before !== undefined || limit !== undefined)
           throw badRequest('before and limit page a station’s packets: add station=name@userId');
-        return sendPrepared(req, reply, await packets.latest(satellite ?? null));
+        return sendKept(req, reply, await packets.latest(satellite ?? null));
       }
       // Public like every packet: tools polling a busy station page back with the last serverTime.
       const text = await packets.stationPage(station, before ?? null, limit ?? PACKETS_PAGE_SIZE);

@@ -1,7 +1,7 @@
 // GET /v1/stations: every station (or one user's) in the map/list shape, sent prepared.
 import { ErrorBodySchema, StationsQuerySchema, StationsResponseSchema } from '@tinygs/contracts';
 import type { RouteModule } from '../../http/route-module';
-import { sendPrepared } from '../http-cache';
+import { sendKept } from '../http-cache';
 import { stationsService } from './service';
 
 export const stationListRoutes: RouteModule = async (app, ctx) => {
@@ -20,6 +20,6 @@ export const stationListRoutes: RouteModule = async (app, ctx) => {
         response: { 200: StationsResponseSchema, 400: ErrorBodySchema },
       },
     },
-    async (req, reply) => sendPrepared(req, reply, await stations.list(req.query.userId)),
+    async (req, reply) => sendKept(req, reply, await stations.list(req.query.userId)),
   );
 };

@@ -9,7 +9,7 @@ import { PreparedBody } from '../http-cache';
 interface ByUser {
   /** each user's stations, serialised */
   text: Map<string, string>;
-  prepared: Map<string, Promise<PreparedBody>>;
+  prepared: Map<string, PreparedBody>;
 }
 
 function splitByUser(items: readonly StationListItem[]): ByUser {
