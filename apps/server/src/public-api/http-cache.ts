@@ -127,8 +127,10 @@ function preparedOptions(bytes: number, encoding: Encoding): ZlibOptions | Brotl
 /**
  * A hot JSON document (the station list, the latest packets): its bytes and a strong ETag, each
  * encoding compressed well, on the libuv pool, the first time a client asks for it and then kept.
- * Browsers ask for br only; a list rebuilt every second while the network is live is then never
- * gzipped unless some client wants gzip.
+ * A document that replaces another is compressed, before it is served, in the encodings clients
+ * asked of that one (compressLike), so requests do not wait for it. Browsers ask for br only: a
+ * list rebuilt every second while the network is live is then never gzipped unless some client
+ * wants gzip.
  */
 export class PreparedBody implements KeptBody {
   private readonly compressed: Partial<Record<Encoding, Promise<Buffer>>> = {};
@@ -147,6 +149,17 @@ export class PreparedBody implements KeptBody {
     const identity = Buffer.from(text);
     if (previous?.identity.equals(identity)) return previous;
     return new PreparedBody(strongEtag(identity), identity);
+  }
+
+  /** The encodings compressed or being compressed, in the order clients asked for them. */
+  get encodings(): Encoding[] {
+    return Object.keys(this.compressed) as Encoding[];
+  }
+
+  /** Compresses the encodings clients asked of `previous` (the document this one replaces). */
+  async compressLike(previous: PreparedBody | undefined): Promise<void> {
+    if (!previous || previous === this) return;
+    await Promise.all(previous.encodings.map((e) => this.compressFor(e)));
   }
 
   /** Compresses `encoding` if it is not kept yet; concurrent callers share one compression. */

@@ -74,6 +74,8 @@ export class StationListReadModel implements SharedReads {
   private building: Promise<unknown> = Promise.resolve();
   /** the newest build made */
   private latest: StationListBuild | null = null;
+  /** the fragments changed since `latest` was made (a build that failed may have applied them) */
+  private unbuilt = false;
   /** builds that read every station, and those that read only the stations named */
   readonly builds = { full: 0, targeted: 0 };
 
@@ -160,10 +162,10 @@ export class StationListReadModel implements SharedReads {
     }
     if (full) this.fullReadAt = startedAt;
     this.builds[full ? 'full' : 'targeted'] += 1;
-    const changed = this.apply(rows, full ? 'all' : (taken as Set<string>));
+    if (this.apply(rows, full ? 'all' : (taken as Set<string>))) this.unbuilt = true;
     applied();
     const previous = this.latest;
-    if (!changed && previous) return previous;
+    if (!this.unbuilt && previous) return previous;
     this.order ??= [...this.fragments.keys()].sort();
     const items: StationListItem[] = [];
     const parts: string[] = [];
@@ -172,7 +174,11 @@ export class StationListReadModel implements SharedReads {
       items.push(fragment.item);
       parts.push(fragment.json);
     }
-    this.latest = { items, all: PreparedBody.of(`[${parts.join(',')}]`, previous?.all) };
+    const all = PreparedBody.of(`[${parts.join(',')}]`, previous?.all);
+    // Requests meanwhile get the previous build, already compressed.
+    await all.compressLike(previous?.all);
+    this.latest = { items, all };
+    this.unbuilt = false;
     return this.latest;
   }
 
