@@ -332,7 +332,14 @@ async function withTarget(
       },
       null,
     );
-    await client.query('analyze');
+    // This schema's tables only: the database may hold other large schemas (another bench's).
+    // A partitioned table's analyze covers its partitions.
+    const { rows } = await client.query<{ name: string }>(
+      `select quote_ident(relname) as name from pg_class
+       where relnamespace = current_schema()::regnamespace and relkind in ('r', 'p')
+         and not relispartition`,
+    );
+    await client.query(`analyze ${rows.map((r) => r.name).join(', ')}`);
   } finally {
     await client.end();
   }
@@ -377,8 +384,9 @@ export async function seedStations(
 }
 
 // PostgreSQL makes the rows itself from generate_series (the same rows as packetRow and
-// receptionRow, receptionsOf(i) of them per packet): ten million packets cannot travel from Node in reasonable time.
-const GENERATED_PER_STATEMENT = 250_000;
+// receptionRow, receptionsOf(i) of them per packet): ten million packets cannot travel from Node
+// in reasonable time. Small enough statements that both connections get work at 100,000 packets.
+const GENERATED_PER_STATEMENT = 50_000;
 const PARSED_FORMAT = parsedWith({ frame: '@1', temp: '@2', voltage: '@3', charge: '@4' }).replace(
   /"@(\d)"/g,
   '%$1$$s',
@@ -386,45 +394,153 @@ const PARSED_FORMAT = parsedWith({ frame: '@1', temp: '@2', voltage: '@3', charg
 const ID_SQL = `lpad(to_hex(t / 1000), 8, '0') || lpad(to_hex(i), 16, '0')`;
 const SERIES_SQL = `generate_series($1::bigint, $2::bigint) i, lateral (select $3::bigint + i * $4::bigint as t, i % $5::bigint as s) x`;
 
-async function generateInPostgres(exec: Exec, plan: SeedPlan, from: number, to: number) {
-  for (let lo = from; lo < to; lo += GENERATED_PER_STATEMENT) {
-    const series = [lo, Math.min(to, lo + GENERATED_PER_STATEMENT) - 1, plan.startMs, plan.stepMs];
-    await exec(
-      `insert into packets (${names(PACKETS).join(',')})
-       select ${ID_SQL}, ($6::text[])[1 + i % cardinality($6::text[])],
-         40000 + i % cardinality($6::text[]), t, ($7::text[])[1 + i % 64], ${ID_SQL}, 'LoRa', 436.703,
-         10, 5, 250,
-         case when i % 17 = 0 then null
-           else format($8::text, i, 20 + i % 15, 8000 + i % 400, 14000 + i % 900) end,
-         0, 0, (i * 7) % 160 - 80, (i * 13) % 360 - 180, 520 + i % 40,
-         case when i % 3 = 0 then 0 else 1 end, case when i % 3 = 0 then 8.5 else -12.25 end,
-         2446.95, 1 + (i * 7919) % 20, 2000, 0
-       from ${SERIES_SQL}`,
-      [...series, plan.stations, plan.satellites, RAWS, PARSED_FORMAT],
+async function generateRange(client: pg.Client, plan: SeedPlan, lo: number, hi: number) {
+  const series = [lo, hi - 1, plan.startMs, plan.stepMs];
+  await client.query(
+    `insert into packets (${names(PACKETS).join(',')})
+     select ${ID_SQL}, ($6::text[])[1 + i % cardinality($6::text[])],
+       40000 + i % cardinality($6::text[]), t, ($7::text[])[1 + i % 64], ${ID_SQL}, 'LoRa', 436.703,
+       10, 5, 250,
+       case when i % 17 = 0 then null
+         else format($8::text, i, 20 + i % 15, 8000 + i % 400, 14000 + i % 900) end,
+       0, 0, (i * 7) % 160 - 80, (i * 13) % 360 - 180, 520 + i % 40,
+       case when i % 3 = 0 then 0 else 1 end, case when i % 3 = 0 then 8.5 else -12.25 end,
+       2446.95, 1 + (i * 7919) % 20, 2000, 0
+     from ${SERIES_SQL}`,
+    [...series, plan.stations, plan.satellites, RAWS, PARSED_FORMAT],
+  );
+  // The packet's id made once for its ten receptions, not once for each (materialized: inlined,
+  // the expression would be evaluated for every reception row).
+  await client.query(
+    `with p as materialized (select i, t, ${ID_SQL} as id from ${SERIES_SQL})
+     insert into receptions (${names(RECEPTIONS).join(',')})
+     select id, 'Station_' || r || '@' || (100000 + r % $6::bigint),
+       (100000 + r % $6::bigint)::text, t + c * 40, r % 140 - 70 + 0.123,
+       (r * 7) % 360 - 180 + 0.456, 1500.5, 21.5, 182.25, (t + c * 40) * 1000 + 17, 1234.5, 0, 0,
+       -112.5, 6.25, 150
+     from p,
+       lateral generate_series(0, (i * 7919) % 20) c,
+       lateral (select (i + c * $7::bigint) % $5::bigint as r) y`,
+    [...series, plan.stations, plan.users, strideOf(plan)],
+  );
+}
+
+/** The primary keys, unique constraints and other indexes of a table, as PostgreSQL prints them. */
+interface Keys {
+  table: string;
+  constraints: { name: string; definition: string }[];
+  /** CREATE INDEX statements */
+  indexes: { name: string; definition: string }[];
+}
+
+// The same catalogue reads as migration 0016's: on a partitioned table they name the parent's
+// keys and indexes, and creating those again on the parent builds every partition's.
+async function keysOf(client: pg.Client, table: string): Promise<Keys> {
+  const constraints = await client.query<{ name: string; definition: string }>(
+    `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+     where conrelid = to_regclass($1) and contype in ('p', 'u') order by oid`,
+    [table],
+  );
+  const indexes = await client.query<{ name: string; definition: string }>(
+    `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
+     from pg_index i where i.indrelid = to_regclass($1)
+       and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
+     order by i.indexrelid`,
+    [table],
+  );
+  return { table, constraints: constraints.rows, indexes: indexes.rows };
+}
+
+async function dropKeys(client: pg.Client, keys: Keys): Promise<void> {
+  for (const c of keys.constraints)
+    await client.query(`alter table ${keys.table} drop constraint "${c.name}"`);
+  for (const index of keys.indexes) await client.query(`drop index ${index.name}`);
+}
+
+async function createKeys(client: pg.Client, keys: Keys): Promise<void> {
+  for (const c of keys.constraints)
+    await client.query(`alter table ${keys.table} add constraint "${c.name}" ${c.definition}`);
+  // A partitioned table's index prints as CREATE INDEX ... ON ONLY, which would create the parent's
+  // alone (invalid until every partition's is attached); without ONLY it builds them all.
+  for (const index of keys.indexes)
+    await client.query(index.definition.replace(/^(CREATE (?:UNIQUE )?INDEX \S+ ON) ONLY /, '$1 '));
+}
+
+/** The tables the packets go into, each with its own connection for its keys and indexes. */
+const PACKET_TABLES = ['packets', 'receptions'] as const;
+/** One generating connection per core of this 2-core machine; each statement uses one core. */
+const SEED_CONNECTIONS = 2;
+// The index builds' sorts: at one million packets 256MB made the station index 60% slower than
+// 1GB (4GB no faster); a month partition at ten million packets holds 28 million receptions, about
+// 2.2GB to sort (each partition's index is built on its own).
+const SEED_MAINTENANCE_WORK_MEM = '3GB';
+
+/**
+ * Packets [from, to) and their receptions, generated by the server over several connections with
+ * the keys and indexes of both tables dropped, then built again as they were: 100 million
+ * receptions inserted into a primary key and a station index touch their pages at random (and
+ * write each page whole into the WAL again after every checkpoint), while building them
+ * afterwards sorts each once and writes it once. The rows and the schema end as they would have.
+ */
+async function generateInPostgres(
+  url: string,
+  plan: SeedPlan,
+  from: number,
+  to: number,
+): Promise<SeedPhases> {
+  const clients = await Promise.all(
+    Array.from({ length: SEED_CONNECTIONS }, async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`set maintenance_work_mem = '${SEED_MAINTENANCE_WORK_MEM}'`);
+      return client;
+    }),
+  );
+  const [first] = clients as [pg.Client];
+  try {
+    const keys = await Promise.all(PACKET_TABLES.map((table) => keysOf(first, table)));
+    const t0 = Date.now();
+    for (const k of keys) await dropKeys(first, k);
+    let next = from;
+    await Promise.all(
+      clients.map(async (client) => {
+        while (next < to) {
+          const lo = next;
+          next = Math.min(to, lo + GENERATED_PER_STATEMENT);
+          await generateRange(client, plan, lo, next);
+        }
+      }),
     );
-    await exec(
-      `insert into receptions (${names(RECEPTIONS).join(',')})
-       select ${ID_SQL}, 'Station_' || r || '@' || (100000 + r % $6::bigint),
-         (100000 + r % $6::bigint)::text, t + c * 40, r % 140 - 70 + 0.123,
-         (r * 7) % 360 - 180 + 0.456, 1500.5, 21.5, 182.25, (t + c * 40) * 1000 + 17, 1234.5, 0, 0,
-         -112.5, 6.25, 150
-       from ${SERIES_SQL},
-         lateral generate_series(0, (i * 7919) % 20) c,
-         lateral (select (i + c * $7::bigint) % $5::bigint as r) y`,
-      [...series, plan.stations, plan.users, strideOf(plan)],
-    );
+    const t1 = Date.now();
+    // Each table on a connection of its own: building one's indexes does not wait for the other's.
+    // Each build uses PostgreSQL's parallel workers already; building a table's two indexes at once
+    // (per partition, on both connections) was slower on this 2-core machine.
+    await Promise.all(keys.map((k, n) => createKeys(clients[n % clients.length] as pg.Client, k)));
+    return { rowsS: (t1 - t0) / 1000, indexesS: (Date.now() - t1) / 1000 };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
   }
 }
 
-/** Packets [from, to) with their receptions, then the counters the ingest keeps. */
+/** Seconds a PostgreSQL seed spent inserting the rows and building the keys and indexes. */
+export interface SeedPhases {
+  rowsS: number;
+  indexesS: number;
+}
+
+/**
+ * Packets [from, to) with their receptions, then the counters the ingest keeps. Returns the
+ * phases of a PostgreSQL seed (null on SQLite).
+ */
 export async function seedPackets(
   target: SeedTarget,
   plan: SeedPlan,
   from: number,
   to: number,
-): Promise<void> {
+): Promise<SeedPhases | null> {
+  let phases: SeedPhases | null = null;
   await withTarget(target, async (insert, exec, sqlite) => {
-    if (target.kind === 'postgres') await generateInPostgres(exec, plan, from, to);
+    if (target.kind === 'postgres') phases = await generateInPostgres(target.url, plan, from, to);
     else if (sqlite)
       await withoutIndexes(sqlite, ['packets', 'receptions'], async () => {
         for (let lo = from; lo < to; lo += ROWS_PER_TRANSACTION) {
@@ -454,4 +570,5 @@ export async function seedPackets(
       );
     }
   });
+  return phases;
 }

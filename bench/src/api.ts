@@ -265,10 +265,15 @@ async function main(): Promise<void> {
     let filled = 0;
     for (const size of SIZES) {
       t0 = Date.now();
-      await seedPackets(target, plan, filled, size);
+      const phases = await seedPackets(target, plan, filled, size);
       filled = size;
       seedSeconds[size] = Math.round((Date.now() - t0) / 100) / 10;
-      console.log(`seeded ${size.toLocaleString()} packets in ${seedSeconds[size]} s`);
+      console.log(
+        `seeded ${size.toLocaleString()} packets in ${seedSeconds[size]} s` +
+          (phases
+            ? ` (rows ${phases.rowsS.toFixed(1)} s, keys and indexes ${phases.indexesS.toFixed(1)} s)`
+            : ''),
+      );
       if (FROM_UNPARTITIONED && Object.keys(migrationSeconds).length === 0) {
         t0 = Date.now();
         await migrateUnpartitioned(env);
