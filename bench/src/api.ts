@@ -14,6 +14,7 @@
 //     [--ingest-rate 1000] [--live-stations 200]   (--ingest-rate 0: a still database)
 //     [--routes '/v1/station/{id},/v1/packet/{id}']  (only those rows, e.g. to profile the server)
 //     [--profile-server DIR]  (the server's V8 CPU profile, node --cpu-prof, into DIR)
+//     [--out NAME]  (writes bench/results/NAME.json instead)
 // --plans-only seeds and checks the query plans without serving (bench/results/api-plans[-postgres]
 // -LARGEST.json); --months N spreads the packets over N months (default one packet a second);
 // --from-unpartitioned (PostgreSQL) seeds the tables as they were before migration 0016 and times
@@ -79,6 +80,7 @@ const { values } = parseArgs({
     'ingest-rate': { type: 'string', default: '1000' },
     'live-stations': { type: 'string', default: '200' },
     'plans-only': { type: 'boolean', default: false },
+    out: { type: 'string' },
     months: { type: 'string' },
     'from-unpartitioned': { type: 'boolean', default: false },
     routes: { type: 'string' },
@@ -97,6 +99,9 @@ const LIVE_STATIONS = Number(values['live-stations']);
 /** Stations per frame of the live load (uniform): ten on average, like the captured traffic. */
 const LIVE_COPIES = { min: 1, max: 20 };
 const PLANS_ONLY = values['plans-only'] === true;
+/** The results file's name (bench/results/NAME.json) instead of api[-postgres]. */
+const OUT = values.out;
+if (OUT !== undefined && !/^[\w-]{1,64}$/.test(OUT)) throw new Error(`--out ${OUT}: a file name`);
 const MONTHS = values.months ? Number(values.months) : null;
 /** Only these routes (names as in the table, comma-separated), e.g. to profile one of them. */
 const ONLY_ROUTES = values.routes?.split(',').map((r) => r.trim()) ?? null;
@@ -478,7 +483,9 @@ async function main(): Promise<void> {
     join(
       repo,
       // Plan checks at different scales are kept side by side: the file names the largest size.
-      `bench/results/${PLANS_ONLY ? 'api-plans' : 'api'}${POSTGRES ? '-postgres' : ''}${PLANS_ONLY ? `-${Math.max(...SIZES)}` : ''}.json`,
+      OUT !== undefined
+        ? `bench/results/${OUT}.json`
+        : `bench/results/${PLANS_ONLY ? 'api-plans' : 'api'}${POSTGRES ? '-postgres' : ''}${PLANS_ONLY ? `-${Math.max(...SIZES)}` : ''}.json`,
     ),
     `${JSON.stringify(out, null, 2)}\n`,
   );

@@ -4,7 +4,8 @@
 // the 1-min load average before and after the benchmark and the time it ran; a benchmark that
 // failed (or wrote no results file) shows as FAILED without figures; one left out (--skip) shows
 // its last results file's figures marked as skipped with that file's date. Pass flags are computed
-// here from each row's figures and goal.
+// here from each row's figures and goal. api-postgres-large (1M and 10M packets on PostgreSQL)
+// runs only when asked for: `npm run bench -- --with api-postgres-large`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,12 +19,23 @@ const DOC = join(ROOT, 'docs', 'PERFORMANCE.md');
 const START = '<!-- bench:summary:start (written by `npm run bench`) -->';
 const END = '<!-- bench:summary:end -->';
 
-/** name: its results file (bench/results/<name>.json); script: bench/src/<script>.ts */
-const BENCHES: { name: string; script: string; args: string[] }[] = [
+/**
+ * name: its results file (bench/results/<name>.json); script: bench/src/<script>.ts; optIn: run
+ * only when named with --with (otherwise its row shows its last results file as skipped).
+ */
+const BENCHES: { name: string; script: string; args: string[]; optIn?: boolean }[] = [
   { name: 'ingest', script: 'ingest', args: [] },
   { name: 'api', script: 'api', args: [] },
   // Needs the local PostgreSQL (TEST_DATABASE_URL); without it the row shows FAILED.
   { name: 'api-postgres', script: 'api', args: ['--postgres'] },
+  // 1M then 10M packets (105M receptions) on PostgreSQL: about 45 GB of disk at its peak and half
+  // an hour, so only with --with api-postgres-large.
+  {
+    name: 'api-postgres-large',
+    script: 'api',
+    args: ['--postgres', '--sizes', '1000000,10000000', '--out', 'api-postgres-large'],
+    optIn: true,
+  },
   { name: 'sse', script: 'sse', args: [] },
   { name: 'hostile', script: 'hostile', args: [] },
   { name: 'telemetry', script: 'telemetry', args: [] },
@@ -98,7 +110,7 @@ function headlines(name: string, r: Json): Headline[] {
         : []),
     ];
   }
-  if (name === 'api' || name === 'api-postgres') {
+  if (name === 'api' || name.startsWith('api-postgres')) {
     // The ceiling is the fastest honest one: a bare node:http process answering the same bytes
     // from memory over the same connections in the same run. The file-read-per-request server of
     // the same run is shown beside it. Results files of every version carry both rates.
@@ -137,7 +149,7 @@ function headlines(name: string, r: Json): Headline[] {
           : `; read from a file per request: ${cell(round(x.staticFileReqPerSec))} req/s, ratio ${cell(round(x.reqPerSec / x.staticFileReqPerSec, 3))}`;
       const ceilingP99 = x.memoryP99Ms === undefined ? '' : `, p99 ${x.memoryP99Ms} ms`;
       return {
-        benchmark: `API${name === 'api-postgres' ? ' (PostgreSQL)' : ''} ${x.route}, ${x.packets.toLocaleString('en')} packets: req/s (p99 ${x.p99Ms} ms)`,
+        benchmark: `API${name.startsWith('api-postgres') ? ' (PostgreSQL)' : ''} ${x.route}, ${x.packets.toLocaleString('en')} packets: req/s (p99 ${x.p99Ms} ms)`,
         figure: 'req/s',
         value: x.reqPerSec,
         goal:
@@ -233,10 +245,13 @@ function main(): void {
   const { values } = parseArgs({
     options: {
       skip: { type: 'string', default: '' },
+      with: { type: 'string', default: '' },
       'soak-minutes': { type: 'string', default: '2' },
     },
   });
   const skip = new Set(values.skip.split(',').filter(Boolean));
+  const optedIn = new Set(values.with.split(',').filter(Boolean));
+  for (const b of BENCHES) if (b.optIn && !optedIn.has(b.name)) skip.add(b.name);
   const runs: Record<string, RunRecord> = {};
   for (const b of BENCHES) {
     if (skip.has(b.name)) {
