@@ -2,7 +2,7 @@
 // serialised once per build and shared by every visitor. The list is kept as one JSON fragment
 // per station and patched from the events that name stations: a build re-reads only the stations
 // named since the build before (`stations-changed`: receptions, status, settings; `stations-seen`:
-// pings' last-seen time and Wi-Fi), serialises those again and joins the fragments. While the
+// pings' last-seen time), serialises those again and joins the fragments. While the
 // network is live a build then reads a few hundred rows rather than every station.
 //
 // The whole list is read again when more than MAX_TARGETED_IDS stations were named, and at least
