@@ -25,11 +25,10 @@ describe('a hot list document', () => {
   it('compresses the list replacing it in the encodings asked of the one before, and only those', async () => {
     const first = PreparedBody.of(list(1));
     await first.compressFor('br');
-    const second = PreparedBody.of(list(2), first);
-    await second.compressLike(first);
+    const second = await PreparedBody.replacing(first, list(2));
     expect(second.encodings).toEqual(['br']);
     expect(brotliDecompressSync(second.bytesFor('br').body).toString()).toBe(list(2));
     // The same bytes again: the same document, with what it holds.
-    expect(PreparedBody.of(list(2), second)).toBe(second);
+    expect(await PreparedBody.replacing(second, list(2))).toBe(second);
   });
 });

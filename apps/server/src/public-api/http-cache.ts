@@ -151,6 +151,16 @@ export class PreparedBody implements KeptBody {
     return new PreparedBody(strongEtag(identity), identity);
   }
 
+  /**
+   * The document replacing `previous`: `previous` itself when its bytes are `text`'s, else a new
+   * one, compressed in the encodings clients asked of `previous` before it is handed out.
+   */
+  static async replacing(previous: PreparedBody | undefined, text: string): Promise<PreparedBody> {
+    const doc = PreparedBody.of(text, previous);
+    await doc.compressLike(previous);
+    return doc;
+  }
+
   /** The encodings compressed or being compressed, in the order clients asked for them. */
   get encodings(): Encoding[] {
     return Object.keys(this.compressed) as Encoding[];

@@ -62,11 +62,11 @@ export class LatestPacketsReadModel {
       : await templatesOf(db, [...new Set(rows.map((r) => r.satellite))]);
     // Most rebuilds past the TTL (every satellite's list every two seconds while it is asked
     // for) read what the kept list already holds: it is then kept as it is.
-    const previous = this.cache.latest(satellite ?? '');
-    const doc = PreparedBody.of(JSON.stringify(toPacketsV2(rows, templates)), previous);
     // Requests meanwhile get the previous list, already compressed.
-    await doc.compressLike(previous);
-    return doc;
+    return PreparedBody.replacing(
+      this.cache.latest(satellite ?? ''),
+      JSON.stringify(toPacketsV2(rows, templates)),
+    );
   }
 }
 

@@ -131,6 +131,8 @@ export class StationListReadModel implements SharedReads {
     const startedAt = performance.now();
     const taken = this.dirty;
     const full = taken === 'all' || startedAt - this.fullReadAt >= STATION_LIST_FULL_READ_MS;
+    /** the stations this build reads */
+    const reading = full ? 'all' : taken;
     this.dirty = new Set();
     let applied!: () => void;
     let failed!: (err: unknown) => void;
@@ -149,7 +151,7 @@ export class StationListReadModel implements SharedReads {
     try {
       rows = await listStationListItems(
         this.ctx.database.db,
-        full ? undefined : [...(taken as Set<string>)],
+        reading === 'all' ? undefined : [...reading],
       );
     } catch (err) {
       // Nothing was applied: the same stations are read again next time, and the failed read is
@@ -162,7 +164,7 @@ export class StationListReadModel implements SharedReads {
     }
     if (full) this.fullReadAt = startedAt;
     this.builds[full ? 'full' : 'targeted'] += 1;
-    if (this.apply(rows, full ? 'all' : (taken as Set<string>))) this.unbuilt = true;
+    if (this.apply(rows, reading)) this.unbuilt = true;
     applied();
     const previous = this.latest;
     if (!this.unbuilt && previous) return previous;
@@ -174,9 +176,8 @@ export class StationListReadModel implements SharedReads {
       items.push(fragment.item);
       parts.push(fragment.json);
     }
-    const all = PreparedBody.of(`[${parts.join(',')}]`, previous?.all);
     // Requests meanwhile get the previous build, already compressed.
-    await all.compressLike(previous?.all);
+    const all = await PreparedBody.replacing(previous?.all, `[${parts.join(',')}]`);
     this.latest = { items, all };
     this.unbuilt = false;
     return this.latest;
