@@ -1,7 +1,8 @@
 // Two server instances in one process on one PostgreSQL database and one Redis (REDIS_URL): a
 // frame heard through both makes one packet, both instances' live streams carry every packet once,
-// a station's ping stored through one shows in the other's station list at once, a login limit hit through one holds on the other, a used bot-check solution is refused by the
-// other, and the jobs that run once move to the other instance when their holder stops or dies.
+// a station's ping stored through one shows in the other's station list at once, a login limit hit
+// through one holds on the other, a used bot-check solution is refused by the other, and the jobs
+// that run once move to the other instance when their holder stops or dies.
 // Then Redis itself dies: what must hold across instances answers 503, the rest keeps working.
 import { NewPacketEventSchema, StationsResponseSchema } from '@tinygs/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { buildUser, leoTle, setSatelliteTle } from './factories';
 import { DIALECTS, testEnv, type TestEnv } from './harness';
 import {
   connectStation,
+  nextBusEvent,
   openEventStream,
   publishTele,
   rxPayload,
@@ -147,13 +149,9 @@ describe.skipIf(!DIALECTS.includes('postgres') || !redisAvailable)(
         const welcomed = await waitFor(atB, 10_000);
         // Quiet: b's list built above is past its rebuild interval when the event comes.
         await sleep(STATION_LIST_MIN_REBUILD_MS);
-        const arrived = new Promise<void>((resolve) => {
-          const stop = b.ctx.events.subscribe('stations-seen', (event) => {
-            if (!event.stationIds.includes(id)) return;
-            stop();
-            resolve();
-          });
-        });
+        const arrived = nextBusEvent(b.ctx.events, 'stations-seen', (event) =>
+          event.stationIds.includes(id),
+        );
         await publishTele(station, user, 'Pinging_GS', 'ping', { RSSI: -64, radio: 0 });
         await arrived;
         const row = await a.ctx.database.db

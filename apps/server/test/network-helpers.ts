@@ -8,6 +8,7 @@ import {
   stationTopic,
 } from '@tinygs/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { BusEvents, EventBus } from '../src/events';
 import realFrames from '../src/simulator/real-frames.json';
 import type { TestServer } from './harness';
 import type { BuiltUser } from './factories';
@@ -150,6 +151,21 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The first `name` event published on `bus` from now on that `matches` (any, by default). */
+export function nextBusEvent<K extends keyof BusEvents>(
+  bus: EventBus,
+  name: K,
+  matches: (data: BusEvents[K]) => boolean = () => true,
+): Promise<BusEvents[K]> {
+  return new Promise((resolve) => {
+    const stop = bus.subscribe(name, (data) => {
+      if (!matches(data)) return;
+      stop();
+      resolve(data);
+    });
+  });
 }
 
 export function closed(client: MqttClient): Promise<void> {

@@ -7,7 +7,6 @@ import {
   PacketsV2ResponseSchema,
   StationResponseSchema,
   StationsResponseSchema,
-  type NewPacketEvent,
 } from '@tinygs/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,7 +19,7 @@ import { STATION_LIST_MIN_REBUILD_MS } from '../src/read-models/station-list';
 import { loggedInUser } from './accounts-support';
 import { buildStation, buildUser, type BuiltUser } from './factories';
 import { DIALECTS, startTestServer, type TestServer } from './harness';
-import { connectStation, publishTele, rxPayload } from './network-helpers';
+import { connectStation, nextBusEvent, publishTele, rxPayload } from './network-helpers';
 import { hexId, insertPackets } from './public-fixtures';
 
 describe.each(DIALECTS)('public list documents on %s', (dialect) => {
@@ -64,12 +63,7 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     PacketsV2ResponseSchema.parse((await get('/v2/packets')).json());
     // Quiet: no list was built within the rebuild interval (a busy network shows it within it).
     await new Promise((resolve) => setTimeout(resolve, PACKET_LIST_MIN_REBUILD_MS));
-    const announced = new Promise<NewPacketEvent>((resolve) => {
-      const stop = server.ctx.events.subscribe('new-packet', (event) => {
-        stop();
-        resolve(event);
-      });
-    });
+    const announced = nextBusEvent(server.ctx.events, 'new-packet');
     station = await connectStation(server, user, 'Live_GS');
     await publishTele(station, user, 'Live_GS', 'rx', rxPayload());
     const event = await announced;
@@ -141,13 +135,9 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
     expect((await list()).some((s) => s.name === 'Moved_GS')).toBe(false);
     expect((await mine()).some((s) => s.name === 'Moved_GS')).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, STATION_LIST_MIN_REBUILD_MS));
-    const changed = new Promise<void>((resolve) => {
-      const stop = server.ctx.events.subscribe('stations-changed', (event) => {
-        if (!event.stationIds.includes(`Moved_GS@${user.id}`)) return;
-        stop();
-        resolve();
-      });
-    });
+    const changed = nextBusEvent(server.ctx.events, 'stations-changed', (event) =>
+      event.stationIds.includes(`Moved_GS@${user.id}`),
+    );
     const moved = await connectStation(server, user, 'Moved_GS', {
       station_location: [51.5, -0.12],
     });
@@ -174,13 +164,9 @@ describe.each(DIALECTS)('public list documents on %s', (dialect) => {
       }, 5_000);
       // Quiet: the list built above is past the rebuild interval when the ping comes.
       await new Promise((resolve) => setTimeout(resolve, STATION_LIST_MIN_REBUILD_MS));
-      const stored = new Promise<void>((resolve) => {
-        const stop = server.ctx.events.subscribe('stations-seen', (event) => {
-          if (!event.stationIds.includes(id)) return;
-          stop();
-          resolve();
-        });
-      });
+      const stored = nextBusEvent(server.ctx.events, 'stations-seen', (event) =>
+        event.stationIds.includes(id),
+      );
       await publishTele(pinger, user, 'Ping_GS', 'ping', { RSSI: -64, radio: 0 });
       await stored;
       const row = await db
